@@ -1,0 +1,67 @@
+//! One direction of a wired point-to-point link: a transmitter with an output queue, a bit rate,
+//! a propagation delay and an optional loss process.
+//!
+//! A packet offered to an idle transmitter starts serialising at once (size * 8 / rate, rounded up
+//! to the nanosecond); otherwise it waits in the queue. When serialisation ends the loss process
+//! judges it (a lost packet has used the link's capacity but never arrives) and a survivor arrives
+//! at the far node one propagation delay later. A full-duplex link is two of these.
+
+use super::queue::Queue;
+use crate::errmodel::LossProcess;
+use crate::packet::NodeId;
+use crate::stats::DropCounts;
+use crate::time::SimTime;
+
+/// Index of a link direction (a [`Channel`]) in the world.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ChannelId(pub u32);
+
+/// Counters of one link direction.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct ChannelCounters {
+    /// Packets offered to the transmitter (queued or sent at once).
+    pub offered_packets: u64,
+    /// Packets fully serialised onto the link (lost ones included).
+    pub tx_packets: u64,
+    /// Bytes fully serialised onto the link.
+    pub tx_bytes: u64,
+    /// Packets delivered to the far node.
+    pub delivered_packets: u64,
+    /// Drops by cause (queue overflow, RED, loss process).
+    pub drops: DropCounts,
+    /// Packets marked CE by RED.
+    pub ecn_marks: u64,
+    /// Time the transmitter was busy, for utilisation.
+    pub busy_time: SimTime,
+}
+
+/// One direction of a wired link.
+pub struct Channel {
+    /// Display name, `"<link>:<from>-><to>"`.
+    pub name: String,
+    /// Name of the link this direction belongs to.
+    pub link: String,
+    /// Transmitting node.
+    pub from: NodeId,
+    /// Receiving node.
+    pub to: NodeId,
+    /// Bit rate in b/s.
+    pub rate_bps: u64,
+    /// Propagation delay.
+    pub delay: SimTime,
+    /// Output queue.
+    pub queue: Queue,
+    /// Loss process applied to every serialised packet.
+    pub loss: Option<LossProcess>,
+    /// Whether a packet is being serialised.
+    pub busy: bool,
+    /// Counters.
+    pub counters: ChannelCounters,
+}
+
+impl Channel {
+    /// Serialisation time of `bytes` on this link.
+    pub fn tx_time(&self, bytes: u32) -> SimTime {
+        SimTime::transmission(bytes as u64, self.rate_bps)
+    }
+}

@@ -1,0 +1,28 @@
+//! Nodes and their forwarding tables.
+
+use super::link::ChannelId;
+use crate::packet::NodeId;
+
+/// A network interface of a node: where packets for a next hop are handed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Iface {
+    /// The transmitting direction of a wired link.
+    Wired(ChannelId),
+}
+
+/// A forwarding entry: leave through `iface` towards neighbour `next_hop`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Route {
+    /// Outgoing interface.
+    pub iface: Iface,
+    /// Neighbour the packet is handed to.
+    pub next_hop: NodeId,
+}
+
+/// A node: a host, a router, or both.
+pub struct Node {
+    /// Name from the scenario.
+    pub name: String,
+    /// Forwarding table indexed by destination node (`None`: unreachable or self).
+    pub routes: Vec<Option<Route>>,
+}

@@ -1,0 +1,196 @@
+//! Output queues: FIFO with a hard limit (drop-tail), optionally managed by RED.
+//!
+//! The queue holds packets *waiting* for the transmitter; the packet being transmitted is not in
+//! it (as in ns-2, so a limit of 50 means 50 waiting packets). The limit is in packets or bytes.
+
+pub mod red;
+
+use crate::packet::{Ecn, Packet, PacketId};
+use crate::stats::DropCause;
+use crate::time::SimTime;
+use crate::units::Amount;
+use red::{Red, RedVerdict};
+use std::collections::VecDeque;
+
+/// Result of offering a packet to a queue.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Enqueued {
+    /// Accepted unchanged.
+    Accepted,
+    /// Accepted with its ECN field set to CE.
+    Marked,
+    /// Refused; the caller frees the packet and counts the drop.
+    Dropped(DropCause),
+}
+
+/// One sample of a queue-length time series.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+pub struct QueueSample {
+    /// When the length changed.
+    pub time: SimTime,
+    /// Waiting packets after the change.
+    pub packets: u32,
+    /// Waiting bytes after the change.
+    pub bytes: u64,
+    /// RED's average queue after the change (0 for drop-tail).
+    pub avg: f64,
+}
+
+/// A FIFO output queue.
+pub struct Queue {
+    fifo: VecDeque<(PacketId, u32)>,
+    bytes: u64,
+    limit: Amount,
+    red: Option<Red>,
+    /// Integral of the packet count over time, for the time-averaged length.
+    area: f64,
+    last_change: SimTime,
+    series: Option<Vec<QueueSample>>,
+}
+
+impl Queue {
+    /// A queue with the given hard limit, optional RED, and optional time series.
+    pub fn new(limit: Amount, red: Option<Red>, record_series: bool) -> Self {
+        Queue {
+            fifo: VecDeque::with_capacity(64),
+            bytes: 0,
+            limit,
+            red,
+            area: 0.0,
+            last_change: SimTime::ZERO,
+            series: record_series.then(Vec::new),
+        }
+    }
+
+    /// Waiting packets.
+    pub fn len(&self) -> usize {
+        self.fifo.len()
+    }
+
+    /// Whether no packet is waiting.
+    pub fn is_empty(&self) -> bool {
+        self.fifo.is_empty()
+    }
+
+    /// Waiting bytes.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// The RED state, if this queue is RED-managed.
+    pub fn red(&self) -> Option<&Red> {
+        self.red.as_ref()
+    }
+
+    fn would_overflow(&self, size: u32) -> bool {
+        match self.limit {
+            Amount::Packets(n) => self.fifo.len() as u64 >= n,
+            Amount::Bytes(b) => self.bytes + size as u64 > b,
+        }
+    }
+
+    fn note_change(&mut self, now: SimTime, old_len: usize) {
+        self.area += old_len as f64 * (now - self.last_change).as_nanos() as f64;
+        self.last_change = now;
+        if let Some(s) = &mut self.series {
+            let avg = self.red.as_ref().map_or(0.0, |r| r.avg());
+            s.push(QueueSample { time: now, packets: self.fifo.len() as u32, bytes: self.bytes, avg });
+        }
+    }
+
+    /// Offers packet `id` (whose header is `pkt`) at `now`. RED may set CE on `pkt`.
+    pub fn enqueue(&mut self, now: SimTime, id: PacketId, pkt: &mut Packet) -> Enqueued {
+        let mut verdict = Enqueued::Accepted;
+        if let Some(red) = &mut self.red {
+            let q = if red.params().bytes { self.bytes as f64 } else { self.fifo.len() as f64 };
+            red.update_avg(now, q);
+            match red.decide(pkt.ip.ecn.is_ect()) {
+                RedVerdict::Accept => {}
+                RedVerdict::Mark => verdict = Enqueued::Marked,
+                RedVerdict::DropEarly => return Enqueued::Dropped(DropCause::RedEarly),
+                RedVerdict::DropForced => return Enqueued::Dropped(DropCause::RedForced),
+            }
+        }
+        if self.would_overflow(pkt.size) {
+            return Enqueued::Dropped(DropCause::QueueOverflow);
+        }
+        if verdict == Enqueued::Marked {
+            pkt.ip.ecn = Ecn::Ce;
+        }
+        let old = self.fifo.len();
+        self.fifo.push_back((id, pkt.size));
+        self.bytes += pkt.size as u64;
+        self.note_change(now, old);
+        verdict
+    }
+
+    /// Takes the head packet for transmission.
+    pub fn dequeue(&mut self, now: SimTime) -> Option<PacketId> {
+        let (id, size) = self.fifo.pop_front()?;
+        self.bytes -= size as u64;
+        self.note_change(now, self.fifo.len() + 1);
+        Some(id)
+    }
+
+    /// Tells the queue its transmitter went idle with nothing waiting (RED's idle-time decay).
+    pub fn note_idle(&mut self, now: SimTime) {
+        if let Some(red) = &mut self.red {
+            red.note_idle(now);
+        }
+    }
+
+    /// Time-averaged number of waiting packets over `[0, now]`.
+    pub fn mean_len(&self, now: SimTime) -> f64 {
+        if now == SimTime::ZERO {
+            return 0.0;
+        }
+        let area = self.area + self.fifo.len() as f64 * (now - self.last_change).as_nanos() as f64;
+        area / now.as_nanos() as f64
+    }
+
+    /// Takes the recorded time series (`None` if recording was not requested).
+    pub fn take_series(&mut self) -> Option<Vec<QueueSample>> {
+        self.series.take()
+    }
+
+    /// Ids of the waiting packets, head first.
+    pub fn iter_ids(&self) -> impl Iterator<Item = PacketId> + '_ {
+        self.fifo.iter().map(|(id, _)| *id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pkt(size: u32) -> Packet {
+        Packet { size, ..Default::default() }
+    }
+
+    #[test]
+    fn drop_tail_limits_in_packets_and_bytes() {
+        let mut q = Queue::new(Amount::Packets(2), None, false);
+        let t = SimTime::ZERO;
+        assert_eq!(q.enqueue(t, PacketId(0), &mut pkt(100)), Enqueued::Accepted);
+        assert_eq!(q.enqueue(t, PacketId(1), &mut pkt(100)), Enqueued::Accepted);
+        assert_eq!(q.enqueue(t, PacketId(2), &mut pkt(100)), Enqueued::Dropped(DropCause::QueueOverflow));
+        assert_eq!(q.dequeue(t), Some(PacketId(0)));
+
+        let mut b = Queue::new(Amount::Bytes(250), None, false);
+        assert_eq!(b.enqueue(t, PacketId(0), &mut pkt(100)), Enqueued::Accepted);
+        assert_eq!(b.enqueue(t, PacketId(1), &mut pkt(150)), Enqueued::Accepted);
+        assert_eq!(b.enqueue(t, PacketId(2), &mut pkt(1)), Enqueued::Dropped(DropCause::QueueOverflow));
+        assert_eq!(b.bytes(), 250);
+    }
+
+    #[test]
+    fn mean_length_is_time_weighted() {
+        let mut q = Queue::new(Amount::Packets(10), None, true);
+        q.enqueue(SimTime(0), PacketId(0), &mut pkt(1));
+        q.enqueue(SimTime(10), PacketId(1), &mut pkt(1));
+        q.dequeue(SimTime(30));
+        // 1 packet for 10 ns, 2 for 20 ns, 1 for 10 ns over 40 ns = 60/40.
+        assert!((q.mean_len(SimTime(40)) - 1.5).abs() < 1e-12);
+        assert_eq!(q.take_series().map(|s| s.len()), Some(3));
+    }
+}

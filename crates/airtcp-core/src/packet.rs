@@ -1,0 +1,266 @@
+//! Packets with typed headers, kept in a pool and passed around as small indices.
+//!
+//! No payload bytes are simulated: a packet is its headers plus a size. Sizes are on-the-wire IP
+//! bytes (IP header + transport header + payload); link layers add their own framing.
+
+use crate::time::SimTime;
+
+/// Index of a node in the world.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize)]
+pub struct NodeId(pub u32);
+
+/// Index of a flow (one application conversation) in the world.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize)]
+pub struct FlowId(pub u32);
+
+/// Index of a live packet in the [`PacketPool`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PacketId(pub u32);
+
+/// Size of an IPv4 header without options.
+pub const IP_HEADER_BYTES: u32 = 20;
+/// Size of a UDP header.
+pub const UDP_HEADER_BYTES: u32 = 8;
+/// Size of a TCP header without options.
+pub const TCP_HEADER_BYTES: u32 = 20;
+
+/// The two-bit ECN field of the IP header (RFC 3168 section 5).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Ecn {
+    /// Not ECN-capable transport (00).
+    #[default]
+    NotEct,
+    /// ECN-capable transport, ECT(0) (10).
+    Ect0,
+    /// ECN-capable transport, ECT(1) (01).
+    Ect1,
+    /// Congestion experienced (11), set by an AQM instead of dropping.
+    Ce,
+}
+
+impl Ecn {
+    /// Whether a router may mark this packet instead of dropping it.
+    pub fn is_ect(self) -> bool {
+        matches!(self, Ecn::Ect0 | Ecn::Ect1)
+    }
+}
+
+/// The IP header fields the simulator uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct IpHeader {
+    /// Originating node.
+    pub src: NodeId,
+    /// Final destination node.
+    pub dst: NodeId,
+    /// ECN codepoint.
+    pub ecn: Ecn,
+    /// Remaining hop budget; a packet reaching zero is dropped (guards against routing loops).
+    pub ttl: u8,
+}
+
+/// Default IP time-to-live.
+pub const DEFAULT_TTL: u8 = 64;
+
+/// UDP header plus the application-level sequence number the sink uses for loss and jitter.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct UdpHeader {
+    /// Sending agent (ports are global agent indices, so demultiplexing is an array lookup).
+    pub src_port: u32,
+    /// Receiving agent.
+    pub dst_port: u32,
+    /// Application sequence number, counted from 0 per flow (carried in the payload).
+    pub seq: u64,
+}
+
+/// A TCP SACK block: `[start, end)` in byte sequence numbers (RFC 2018).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct SackBlock {
+    /// First byte of the block.
+    pub start: u64,
+    /// One past the last byte of the block.
+    pub end: u64,
+}
+
+/// Maximum SACK blocks carried (RFC 2018: 4 without timestamps, 3 with).
+pub const MAX_SACK_BLOCKS: usize = 4;
+
+/// TCP header with the options the models use. Sequence numbers are 64-bit byte offsets (no
+/// wrap-around in a simulation); flags are booleans for readability.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct TcpHeader {
+    /// Sending agent.
+    pub src_port: u32,
+    /// Receiving agent.
+    pub dst_port: u32,
+    /// First payload byte's sequence number.
+    pub seq: u64,
+    /// Cumulative acknowledgement (next byte expected), valid when `is_ack`.
+    pub ack: u64,
+    /// Payload bytes.
+    pub payload: u32,
+    /// ACK flag.
+    pub is_ack: bool,
+    /// SYN flag.
+    pub syn: bool,
+    /// FIN flag.
+    pub fin: bool,
+    /// ECN-Echo (RFC 3168).
+    pub ece: bool,
+    /// Congestion Window Reduced (RFC 3168).
+    pub cwr: bool,
+    /// Advertised receive window in bytes.
+    pub window: u64,
+    /// Timestamp option (RFC 7323): (TSval, TSecr) in nanoseconds of simulated time.
+    pub timestamp: Option<(SimTime, SimTime)>,
+    /// Number of valid entries in `sack`.
+    pub sack_count: u8,
+    /// SACK blocks, most recent first.
+    pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    /// Scheme-specific marks (cross-layer notifications, FEC); zero for plain TCP.
+    pub scheme_flags: u16,
+}
+
+/// The transport header of a packet.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Transport {
+    /// No transport header (routing or control packets).
+    #[default]
+    None,
+    /// UDP datagram.
+    Udp(UdpHeader),
+    /// TCP segment.
+    Tcp(TcpHeader),
+}
+
+impl Transport {
+    /// Destination agent index, if the packet has a transport header.
+    pub fn dst_port(&self) -> Option<u32> {
+        match self {
+            Transport::None => None,
+            Transport::Udp(h) => Some(h.dst_port),
+            Transport::Tcp(h) => Some(h.dst_port),
+        }
+    }
+}
+
+/// One simulated packet.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Packet {
+    /// Unique id within the run (for traces and ground-truth bookkeeping).
+    pub uid: u64,
+    /// On-the-wire size in bytes at the IP layer (headers included).
+    pub size: u32,
+    /// IP header.
+    pub ip: IpHeader,
+    /// Transport header.
+    pub transport: Transport,
+    /// Flow this packet belongs to (for statistics).
+    pub flow: FlowId,
+    /// When the transport created the packet (for end-to-end delay).
+    pub created: SimTime,
+    /// Application payload bytes carried.
+    pub payload: u32,
+}
+
+/// Slab of packets with a free list: allocation and release are O(1) and allocation-free in steady
+/// state. Packets travel as [`PacketId`]s.
+#[derive(Default)]
+pub struct PacketPool {
+    slots: Vec<Packet>,
+    free: Vec<u32>,
+    live: usize,
+    next_uid: u64,
+}
+
+impl PacketPool {
+    /// An empty pool.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Stores `packet` (its `uid` is assigned here) and returns its id.
+    pub fn alloc(&mut self, mut packet: Packet) -> PacketId {
+        packet.uid = self.next_uid;
+        self.next_uid += 1;
+        self.live += 1;
+        match self.free.pop() {
+            Some(i) => {
+                self.slots[i as usize] = packet;
+                PacketId(i)
+            }
+            None => {
+                self.slots.push(packet);
+                PacketId(self.slots.len() as u32 - 1)
+            }
+        }
+    }
+
+    /// Copies packet `id` into a new slot with a fresh uid (e.g. a cached copy for a retransmission).
+    pub fn duplicate(&mut self, id: PacketId) -> PacketId {
+        let copy = self.slots[id.0 as usize].clone();
+        self.alloc(copy)
+    }
+
+    /// Releases packet `id`; the id must not be used afterwards.
+    pub fn free(&mut self, id: PacketId) {
+        debug_assert!(!self.free.contains(&id.0), "double free of packet {id:?}");
+        self.live -= 1;
+        self.free.push(id.0);
+    }
+
+    /// Number of packets currently allocated.
+    pub fn live(&self) -> usize {
+        self.live
+    }
+
+    /// Total packets ever allocated.
+    pub fn allocated_total(&self) -> u64 {
+        self.next_uid
+    }
+
+    /// Iterates over live packets (slow; for end-of-run accounting only).
+    pub fn iter_live(&self) -> impl Iterator<Item = &Packet> {
+        let mut is_free = vec![false; self.slots.len()];
+        for &f in &self.free {
+            is_free[f as usize] = true;
+        }
+        self.slots.iter().enumerate().filter(move |(i, _)| !is_free[*i]).map(|(_, p)| p)
+    }
+}
+
+impl std::ops::Index<PacketId> for PacketPool {
+    type Output = Packet;
+    #[inline]
+    fn index(&self, id: PacketId) -> &Packet {
+        &self.slots[id.0 as usize]
+    }
+}
+
+impl std::ops::IndexMut<PacketId> for PacketPool {
+    #[inline]
+    fn index_mut(&mut self, id: PacketId) -> &mut Packet {
+        &mut self.slots[id.0 as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pool_reuses_slots_and_counts_live() {
+        let mut pool = PacketPool::new();
+        let a = pool.alloc(Packet { size: 100, ..Default::default() });
+        let b = pool.alloc(Packet { size: 200, ..Default::default() });
+        assert_eq!(pool.live(), 2);
+        pool.free(a);
+        let c = pool.alloc(Packet { size: 300, ..Default::default() });
+        assert_eq!(c, a, "freed slot is reused");
+        assert_eq!(pool[c].size, 300);
+        assert_eq!(pool[c].uid, 2, "uids are never reused");
+        let d = pool.duplicate(b);
+        assert_eq!(pool[d].size, 200);
+        assert_ne!(pool[d].uid, pool[b].uid);
+        assert_eq!(pool.iter_live().count(), 3);
+    }
+}

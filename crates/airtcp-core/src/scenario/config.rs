@@ -1,0 +1,156 @@
+//! The validated, typed form of a scenario: what the world builder consumes.
+//!
+//! Every value here has been parsed and checked (units, ranges, references) by
+//! [`super::validate`]; building a world from a `Config` cannot fail.
+
+use crate::app::AppModel;
+use crate::errmodel::LossModel;
+use crate::net::routing::Metric;
+use crate::packet::NodeId;
+use crate::time::SimTime;
+use crate::units::Amount;
+
+/// A complete, validated scenario.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Config {
+    /// Scenario name (for reports).
+    pub name: String,
+    /// Simulated time to run.
+    pub duration: SimTime,
+    /// Master random seed.
+    pub seed: u64,
+    /// Statistics before this time are excluded from goodput.
+    pub warmup: SimTime,
+    /// Node names, indexed by [`NodeId`].
+    pub nodes: Vec<String>,
+    /// Wired links.
+    pub links: Vec<LinkConfig>,
+    /// Routing.
+    pub routing: RoutingConfig,
+    /// Flows.
+    pub flows: Vec<FlowConfig>,
+}
+
+/// A full-duplex wired link.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct LinkConfig {
+    /// Link name.
+    pub name: String,
+    /// First endpoint.
+    pub a: NodeId,
+    /// Second endpoint.
+    pub b: NodeId,
+    /// Bit rate of each direction, b/s.
+    pub rate_bps: u64,
+    /// Propagation delay.
+    pub delay: SimTime,
+    /// Direction a->b (index 0) and b->a (index 1).
+    pub dirs: [DirConfig; 2],
+}
+
+/// Queue and loss of one link direction.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct DirConfig {
+    /// Output queue.
+    pub queue: QueueConfig,
+    /// Loss process, if any.
+    pub loss: Option<LossModel>,
+    /// Record this direction's queue-length time series.
+    pub record_queue: bool,
+}
+
+/// An output queue.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct QueueConfig {
+    /// Hard limit.
+    pub limit: Amount,
+    /// RED parameters, if RED-managed.
+    pub red: Option<RedConfig>,
+}
+
+/// RED parameters as written in the scenario (the typical packet time is derived from the link).
+#[derive(Copy, Clone, Debug, serde::Serialize)]
+pub struct RedConfig {
+    /// Lower threshold (packets or bytes).
+    pub min_th: f64,
+    /// Upper threshold (same unit).
+    pub max_th: f64,
+    /// Probability at `max_th`.
+    pub max_p: f64,
+    /// Average-queue weight.
+    pub w_q: f64,
+    /// Gentle mode.
+    pub gentle: bool,
+    /// Mark ECT packets instead of dropping.
+    pub ecn: bool,
+    /// Thresholds in bytes.
+    pub bytes: bool,
+    /// Typical packet size for the idle-time decay.
+    pub mean_packet_size: u32,
+}
+
+/// Routing configuration.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RoutingConfig {
+    /// Shortest-path metric.
+    pub metric: Metric,
+    /// Explicit next hops that replace computed ones.
+    pub overrides: Vec<RouteOverride>,
+}
+
+/// "At `node`, send packets for `destination` to neighbour `via`."
+#[derive(Copy, Clone, Debug, serde::Serialize)]
+pub struct RouteOverride {
+    /// Where the entry is installed.
+    pub node: NodeId,
+    /// Destination it applies to.
+    pub destination: NodeId,
+    /// Neighbour to forward to (must share a link with `node`).
+    pub via: NodeId,
+}
+
+/// One application flow.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct FlowConfig {
+    /// Flow name.
+    pub name: String,
+    /// Source node.
+    pub src: NodeId,
+    /// Destination node.
+    pub dst: NodeId,
+    /// When the application starts.
+    pub start: SimTime,
+    /// When it stops (default: end of run).
+    pub stop: Option<SimTime>,
+    /// Transport protocol.
+    pub transport: TransportConfig,
+    /// Application.
+    pub app: AppModel,
+}
+
+/// Transport of a flow.
+#[derive(Copy, Clone, Debug, serde::Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum TransportConfig {
+    /// UDP datagrams.
+    Udp {
+        /// Send datagrams as ECN-capable (ECT(0)).
+        ecn: bool,
+    },
+}
+
+impl TransportConfig {
+    /// Short name for reports.
+    pub fn name(&self) -> &'static str {
+        match self {
+            TransportConfig::Udp { .. } => "udp",
+        }
+    }
+
+    /// Whether packets must also flow from the destination back to the source (ACKs).
+    pub fn needs_return_path(&self) -> bool {
+        match self {
+            TransportConfig::Udp { .. } => false,
+        }
+    }
+}

@@ -1,0 +1,302 @@
+//! The scenario file format as written by users (TOML), before validation.
+//!
+//! These structs are the schema: every key a scenario may contain appears here, with its meaning.
+//! Quantities with units are kept as raw TOML values ([`Quantity`]) and parsed during validation,
+//! so that all unit mistakes in a file are reported at once. Sub-tables that select a model with a
+//! `type` key (queues, loss processes, applications) are kept as raw tables and decoded by the
+//! validator into the struct of that type, so their errors carry the full path too.
+//! See `docs/scenario.md` for the reference with examples.
+
+use serde::Deserialize;
+
+/// A value with a unit written as a string (`"20ms"`, `"10Mbps"`, `"1500B"`, `"50pkt"`).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(transparent)]
+pub struct Quantity(pub toml::Value);
+
+/// A raw sub-table whose `type` key selects its schema.
+pub type Tagged = toml::Value;
+
+/// The whole file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawScenario {
+    /// Scenario name (default: the file name).
+    pub name: Option<String>,
+    /// `[simulation]`: duration, seed, warm-up.
+    pub simulation: Option<toml::Value>,
+    /// `[[nodes]]`.
+    #[serde(default)]
+    pub nodes: Vec<toml::Value>,
+    /// `[[links]]`.
+    #[serde(default)]
+    pub links: Vec<toml::Value>,
+    /// `[routing]`.
+    pub routing: Option<toml::Value>,
+    /// `[[flows]]`.
+    #[serde(default)]
+    pub flows: Vec<toml::Value>,
+    /// `[outputs]`.
+    pub outputs: Option<toml::Value>,
+}
+
+/// `[simulation]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSimulation {
+    /// Simulated time, e.g. `"30s"`.
+    pub duration: Quantity,
+    /// Master seed (non-negative integer; default 1).
+    pub seed: Option<i64>,
+    /// Goodput excludes data received before this time (default `"0s"`).
+    pub warmup: Option<Quantity>,
+}
+
+/// `[[nodes]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawNode {
+    /// Unique name (letters, digits, `_`, `-`, `.`).
+    pub name: String,
+}
+
+/// `[[links]]`: a full-duplex wired link.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLink {
+    /// Unique name (default `"<a>-<b>"`).
+    pub name: Option<String>,
+    /// First endpoint (node name).
+    pub a: String,
+    /// Second endpoint (node name).
+    pub b: String,
+    /// Bit rate of each direction, e.g. `"10Mbps"`.
+    pub rate: Quantity,
+    /// Propagation delay, e.g. `"20ms"`.
+    pub delay: Quantity,
+    /// Queue of both directions (default drop-tail, 50 packets).
+    pub queue: Option<Tagged>,
+    /// Loss process of both directions (default none).
+    pub loss: Option<Tagged>,
+    /// Overrides for direction a -> b.
+    pub a_to_b: Option<RawDirection>,
+    /// Overrides for direction b -> a.
+    pub b_to_a: Option<RawDirection>,
+}
+
+/// Per-direction overrides of a link.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDirection {
+    /// Queue of this direction.
+    pub queue: Option<Tagged>,
+    /// Loss process of this direction (`{ type = "none" }` removes a link-wide one).
+    pub loss: Option<Tagged>,
+}
+
+/// `queue = { type = "drop_tail", ... }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawDropTail {
+    /// Always `"drop_tail"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Waiting packets (`"50pkt"`) or bytes (`"64KB"`); default `"50pkt"`.
+    pub limit: Option<Quantity>,
+}
+
+/// `queue = { type = "red", ... }` (Floyd & Jacobson 1993).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRed {
+    /// Always `"red"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Hard limit (default `"50pkt"`).
+    pub limit: Option<Quantity>,
+    /// Lower threshold on the average queue (default `"5pkt"`).
+    pub min_th: Option<Quantity>,
+    /// Upper threshold (default `"15pkt"`), same unit as `min_th`.
+    pub max_th: Option<Quantity>,
+    /// Marking probability at `max_th` (default 0.1).
+    pub max_p: Option<f64>,
+    /// Average-queue weight (default 0.002).
+    pub w_q: Option<f64>,
+    /// Gentle mode (default true).
+    pub gentle: Option<bool>,
+    /// Mark ECN-capable packets instead of dropping (default false).
+    pub ecn: Option<bool>,
+    /// Typical packet size for the idle decay (default `"500B"`, as ns-2).
+    pub mean_packet_size: Option<Quantity>,
+}
+
+/// A sojourn distribution: `{ dist = "exponential", mean = "10ms" }`,
+/// `{ dist = "uniform", min = "9ms", max = "11ms" }` or `{ dist = "fixed", value = "250ms" }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSojourn {
+    /// `"exponential"`, `"uniform"` or `"fixed"`.
+    pub dist: String,
+    /// Mean (exponential).
+    pub mean: Option<Quantity>,
+    /// Minimum (uniform).
+    pub min: Option<Quantity>,
+    /// Maximum (uniform).
+    pub max: Option<Quantity>,
+    /// Value (fixed).
+    pub value: Option<Quantity>,
+}
+
+/// Fields of every loss model, by `type`:
+/// - `none`;
+/// - `bernoulli`: `p`;
+/// - `ber`: `ber`;
+/// - `gilbert_elliott`: `p_gb`, `p_bg`, `loss_good` (0), `loss_bad` (1);
+/// - `two_state`: `good`, `bad` (sojourns), `loss_good` (0), `loss_bad` (1);
+/// - `outage`: `on`, `off` (sojourns), `loss_off` (0);
+/// - `burst`: `k`, `n`, `offset` (`"random"` or an integer; default `"random"`);
+/// - `packet_trace`: `file` or `pattern` (a string of 0/1), `repeat` (false);
+/// - `interval_trace`: `file` or `intervals` (list of `["1s", "2s"]` pairs).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLoss {
+    /// Model name.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Bernoulli loss probability.
+    pub p: Option<f64>,
+    /// Bit-error rate.
+    pub ber: Option<f64>,
+    /// Gilbert-Elliott good->bad probability per packet.
+    pub p_gb: Option<f64>,
+    /// Gilbert-Elliott bad->good probability per packet.
+    pub p_bg: Option<f64>,
+    /// Loss probability in the good state.
+    pub loss_good: Option<f64>,
+    /// Loss probability in the bad state.
+    pub loss_bad: Option<f64>,
+    /// Good-state sojourn (two_state).
+    pub good: Option<toml::Value>,
+    /// Bad-state sojourn (two_state).
+    pub bad: Option<toml::Value>,
+    /// Outage duration (outage).
+    pub on: Option<toml::Value>,
+    /// Time between outages (outage).
+    pub off: Option<toml::Value>,
+    /// Loss probability between outages (outage).
+    pub loss_off: Option<f64>,
+    /// Losses per block (burst).
+    pub k: Option<i64>,
+    /// Block length (burst).
+    pub n: Option<i64>,
+    /// Burst position (burst).
+    pub offset: Option<toml::Value>,
+    /// Trace file, relative to the scenario file.
+    pub file: Option<String>,
+    /// Inline 0/1 pattern.
+    pub pattern: Option<String>,
+    /// Wrap the packet trace around at its end.
+    pub repeat: Option<bool>,
+    /// Inline loss intervals.
+    pub intervals: Option<Vec<(Quantity, Quantity)>>,
+}
+
+/// `[routing]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRouting {
+    /// `"hops"` (default) or `"delay"`.
+    pub metric: Option<String>,
+    /// Explicit next hops.
+    #[serde(default)]
+    pub routes: Vec<RawRoute>,
+}
+
+/// `[[routing.routes]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRoute {
+    /// Node where the entry is installed.
+    pub node: String,
+    /// Destination node.
+    pub destination: String,
+    /// Neighbour to forward to.
+    pub via: String,
+}
+
+/// `[[flows]]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFlow {
+    /// Unique name (default `"flow<i>"`).
+    pub name: Option<String>,
+    /// Source node.
+    pub src: String,
+    /// Destination node.
+    pub dst: String,
+    /// `"udp"` or `{ type = "udp", ecn = true }` (default `"udp"`).
+    pub transport: Option<toml::Value>,
+    /// The application: `{ type = "cbr", ... }` or `{ type = "pareto", ... }`.
+    pub app: Tagged,
+    /// Start time (default `"0s"`).
+    pub start: Option<Quantity>,
+    /// Stop time (default: end of run).
+    pub stop: Option<Quantity>,
+}
+
+/// `transport = { type = "udp", ... }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawUdp {
+    /// Always `"udp"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Mark datagrams ECN-capable (default false).
+    pub ecn: Option<bool>,
+}
+
+/// `app = { type = "cbr", ... }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawCbr {
+    /// Always `"cbr"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Payload bit rate.
+    pub rate: Quantity,
+    /// Payload per datagram (default `"1000B"`).
+    pub payload: Option<Quantity>,
+    /// Randomise intervals in [0.5, 1.5] x nominal (default false).
+    pub randomize: Option<bool>,
+}
+
+/// `app = { type = "pareto", ... }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawPareto {
+    /// Always `"pareto"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Peak rate during ON periods (give this or `mean_rate`).
+    pub rate: Option<Quantity>,
+    /// Long-run mean rate (give this or `rate`).
+    pub mean_rate: Option<Quantity>,
+    /// Payload per datagram (default `"1000B"`).
+    pub payload: Option<Quantity>,
+    /// Mean ON period.
+    pub on_time: Quantity,
+    /// Mean OFF period.
+    pub off_time: Quantity,
+    /// Pareto shape, > 1 (default 1.5).
+    pub shape: Option<f64>,
+}
+
+/// `[outputs]`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawOutputs {
+    /// Record queue-length time series: `"*"` (all), a link name (both directions) or
+    /// `"<link>:<from>-><to>"`.
+    #[serde(default)]
+    pub queue_series: Vec<String>,
+}

@@ -1,0 +1,258 @@
+//! Validation: raw TOML -> [`Config`], reporting every problem with its path, value and what is
+//! allowed. Structural problems inside one entry (an unknown key, a wrong type) stop the checks of
+//! that entry only; unit, range and reference problems are all collected.
+
+mod flows;
+mod loss;
+mod net;
+
+use super::config::{Config, RoutingConfig};
+use super::error::{Errors, ScenarioError, show};
+use super::schema::{Quantity, RawNode, RawScenario, RawSimulation};
+use crate::net::routing::Metric;
+use crate::packet::NodeId;
+use crate::time::SimTime;
+use crate::units::{self, Amount};
+use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Validates scenario `text`; `source` names it in messages and `base_dir` resolves relative
+/// trace files (none given: relative paths are resolved against the current directory).
+pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Config, ScenarioError> {
+    let fail = |message: String| ScenarioError {
+        source: source.to_string(),
+        errors: vec![super::error::FieldError { path: String::new(), value: None, message }],
+    };
+    let doc: toml::Value = match text.parse::<toml::Table>() {
+        Ok(t) => toml::Value::Table(t),
+        Err(e) => return Err(fail(format!("not valid TOML: {}", e.to_string().trim_end()))),
+    };
+    let mut v = Validator { errs: Errors::default(), base_dir, nodes: BTreeMap::new() };
+    let Some(raw) = v.decode::<RawScenario>(&doc, "") else {
+        return Err(v.errs.finish(source, ()).unwrap_err());
+    };
+    let default_name = Path::new(source).file_stem().and_then(|s| s.to_str()).unwrap_or("scenario").to_string();
+    let name = raw.name.clone().unwrap_or(default_name);
+
+    let (duration, seed, warmup) = v.simulation(raw.simulation.as_ref());
+    let nodes = v.nodes(&raw.nodes);
+    let mut links = v.links(&raw.links);
+    let routing = v.routing(raw.routing.as_ref(), &links);
+    v.outputs(raw.outputs.as_ref(), &mut links, &nodes);
+    let flows = v.flows(&raw.flows, duration);
+    if v.errs.is_empty() {
+        v.check_reachability(&nodes, &links, &routing, &flows);
+    }
+    let config = Config { name, duration, seed, warmup, nodes, links, routing, flows };
+    v.errs.finish(source, config)
+}
+
+/// Joins a parent path and a child key.
+pub(super) fn join(parent: &str, child: &str) -> String {
+    if parent.is_empty() {
+        child.to_string()
+    } else if child.is_empty() || child == "." {
+        parent.to_string()
+    } else if child.starts_with('[') {
+        format!("{parent}{child}")
+    } else {
+        format!("{parent}.{child}")
+    }
+}
+
+/// Whether `name` is a valid identifier for nodes, links and flows.
+fn valid_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
+}
+
+struct Validator<'a> {
+    errs: Errors,
+    base_dir: Option<&'a Path>,
+    nodes: BTreeMap<String, NodeId>,
+}
+
+impl Validator<'_> {
+    /// Decodes a raw value into a schema struct; a structural error is reported at its full path.
+    fn decode<T: DeserializeOwned>(&mut self, value: &toml::Value, path: &str) -> Option<T> {
+        match serde_path_to_error::deserialize::<_, T>(value.clone()) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                let inner = e.path().to_string();
+                let message = e.inner().to_string().trim_end().to_string();
+                let message = message.strip_prefix("TOML parse error: ").unwrap_or(&message);
+                // toml appends "\nin `key`", which the path already says.
+                let message = message.split("\nin `").next().unwrap_or(message).trim_end().to_string();
+                let path = join(path, &inner);
+                let message = if message.starts_with("missing field") { format!("{message} (required)") } else { message };
+                self.errs.push(path, None, message);
+                None
+            }
+        }
+    }
+
+    /// Parses a quantity with units, reporting a clear error for bare numbers and bad units.
+    fn quantity<T>(&mut self, q: &Quantity, path: &str, parse: fn(&str) -> Result<T, String>, example: &str) -> Option<T> {
+        match &q.0 {
+            toml::Value::String(s) => match parse(s) {
+                Ok(t) => Some(t),
+                Err(m) => {
+                    self.errs.bad(path, &q.0, m);
+                    None
+                }
+            },
+            toml::Value::Integer(_) | toml::Value::Float(_) => {
+                self.errs.bad(
+                    path,
+                    &q.0,
+                    format!("a bare number is ambiguous: write it as a string with a unit, e.g. \"{example}\""),
+                );
+                None
+            }
+            other => {
+                self.errs.bad(path, other, format!("expected a string with a unit, e.g. \"{example}\""));
+                None
+            }
+        }
+    }
+
+    fn time(&mut self, q: &Quantity, path: &str) -> Option<SimTime> {
+        self.quantity(q, path, units::parse_time, "20ms")
+    }
+
+    fn rate(&mut self, q: &Quantity, path: &str) -> Option<u64> {
+        let r = self.quantity(q, path, units::parse_rate, "10Mbps")?;
+        if r == 0 {
+            self.errs.bad(path, &q.0, "a rate must be positive");
+            return None;
+        }
+        Some(r)
+    }
+
+    fn size(&mut self, q: &Quantity, path: &str) -> Option<u64> {
+        self.quantity(q, path, units::parse_size, "1500B")
+    }
+
+    fn amount(&mut self, q: &Quantity, path: &str) -> Option<Amount> {
+        self.quantity(q, path, units::parse_amount, "50pkt")
+    }
+
+    /// Checks `0 <= x <= 1`.
+    fn probability(&mut self, x: f64, path: &str) -> Option<f64> {
+        if (0.0..=1.0).contains(&x) {
+            Some(x)
+        } else {
+            self.errs.push(path, Some(x.to_string()), "a probability must be between 0 and 1");
+            None
+        }
+    }
+
+    /// Resolves a node name.
+    fn node(&mut self, name: &str, path: &str) -> Option<NodeId> {
+        match self.nodes.get(name) {
+            Some(&id) => Some(id),
+            None => {
+                let known: Vec<&str> = self.nodes.keys().map(String::as_str).collect();
+                let hint = if known.is_empty() {
+                    "no [[nodes]] are defined".to_string()
+                } else {
+                    format!("known nodes: {}", known.join(", "))
+                };
+                self.errs.push(path, Some(format!("{name:?}")), format!("no node has this name ({hint})"));
+                None
+            }
+        }
+    }
+
+    /// Checks that names are valid and unique within their list.
+    fn check_name(&mut self, name: &str, path: &str, seen: &mut BTreeMap<String, String>) {
+        if !valid_name(name) {
+            self.errs.push(path, Some(format!("{name:?}")), "a name may contain only letters, digits, '_', '-' and '.'");
+        } else if let Some(first) = seen.get(name) {
+            self.errs.push(path, Some(format!("{name:?}")), format!("duplicate name (already used by {first})"));
+        } else {
+            seen.insert(name.to_string(), path.to_string());
+        }
+    }
+
+    fn simulation(&mut self, raw: Option<&toml::Value>) -> (SimTime, u64, SimTime) {
+        let mut out = (SimTime::from_secs(10), 1, SimTime::ZERO);
+        let Some(raw) = raw else {
+            self.errs.push("simulation", None, "missing [simulation] table (required: duration, e.g. duration = \"30s\")");
+            return out;
+        };
+        let Some(s) = self.decode::<RawSimulation>(raw, "simulation") else { return out };
+        if let Some(d) = self.time(&s.duration, "simulation.duration") {
+            if d == SimTime::ZERO {
+                self.errs.bad("simulation.duration", &s.duration.0, "the duration must be positive");
+            }
+            out.0 = d;
+        }
+        match s.seed {
+            Some(seed) if seed < 0 => {
+                self.errs.push("simulation.seed", Some(seed.to_string()), "the seed must be a non-negative integer")
+            }
+            Some(seed) => out.1 = seed as u64,
+            None => {}
+        }
+        if let Some(raw_w) = &s.warmup
+            && let Some(w) = self.time(raw_w, "simulation.warmup")
+        {
+            if w >= out.0 {
+                let msg = format!("the warm-up must end before the run does ({})", show(&s.duration.0));
+                self.errs.bad("simulation.warmup", &raw_w.0, msg);
+            }
+            out.2 = w;
+        }
+        out
+    }
+
+    fn nodes(&mut self, raw: &[toml::Value]) -> Vec<String> {
+        let mut names = Vec::new();
+        let mut seen = BTreeMap::new();
+        for (i, r) in raw.iter().enumerate() {
+            let path = format!("nodes[{i}]");
+            let Some(n) = self.decode::<RawNode>(r, &path) else { continue };
+            let before = self.errs.len();
+            self.check_name(&n.name, &join(&path, "name"), &mut seen);
+            if self.errs.len() == before {
+                self.nodes.insert(n.name.clone(), NodeId(names.len() as u32));
+                names.push(n.name);
+            }
+        }
+        if raw.is_empty() {
+            self.errs.push("nodes", None, "a scenario needs at least one [[nodes]] entry");
+        }
+        names
+    }
+
+    fn routing(&mut self, raw: Option<&toml::Value>, links: &[super::config::LinkConfig]) -> RoutingConfig {
+        let mut out = RoutingConfig { metric: Metric::Hops, overrides: vec![] };
+        let Some(raw) = raw else { return out };
+        let Some(r) = self.decode::<super::schema::RawRouting>(raw, "routing") else { return out };
+        match r.metric.as_deref() {
+            None | Some("hops") => {}
+            Some("delay") => out.metric = Metric::Delay,
+            Some(other) => self.errs.push("routing.metric", Some(format!("{other:?}")), "allowed metrics: \"hops\", \"delay\""),
+        }
+        for (i, route) in r.routes.iter().enumerate() {
+            let path = format!("routing.routes[{i}]");
+            let node = self.node(&route.node, &join(&path, "node"));
+            let destination = self.node(&route.destination, &join(&path, "destination"));
+            let via = self.node(&route.via, &join(&path, "via"));
+            if let (Some(node), Some(destination), Some(via)) = (node, destination, via) {
+                let neighbour = links.iter().any(|l| (l.a == node && l.b == via) || (l.b == node && l.a == via));
+                if !neighbour {
+                    self.errs.push(
+                        join(&path, "via"),
+                        Some(format!("{:?}", route.via)),
+                        format!("{:?} shares no link with {:?}", route.via, route.node),
+                    );
+                } else {
+                    out.overrides.push(super::config::RouteOverride { node, destination, via });
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,220 @@
+//! Validation of links, queues, outputs and route reachability.
+
+use super::{Validator, join};
+use crate::net::node::Iface;
+use crate::net::routing::{Edge, shortest_paths};
+use crate::net::{ChannelId, Route};
+use crate::packet::NodeId;
+use crate::scenario::config::{DirConfig, FlowConfig, LinkConfig, QueueConfig, RedConfig, RoutingConfig};
+use crate::scenario::schema::{RawDropTail, RawLink, RawOutputs, RawRed, Tagged};
+use crate::units::Amount;
+use std::collections::BTreeMap;
+
+/// The default queue: drop-tail with 50 waiting packets (ns-2's default limit).
+pub(super) const DEFAULT_QUEUE_LIMIT: Amount = Amount::Packets(50);
+
+impl Validator<'_> {
+    pub(super) fn links(&mut self, raw: &[toml::Value]) -> Vec<LinkConfig> {
+        let mut out = Vec::new();
+        let mut seen = BTreeMap::new();
+        for (i, r) in raw.iter().enumerate() {
+            let path = format!("links[{i}]");
+            let Some(l) = self.decode::<RawLink>(r, &path) else { continue };
+            let name = l.name.clone().unwrap_or_else(|| format!("{}-{}", l.a, l.b));
+            let before = self.errs.len();
+            self.check_name(&name, &join(&path, "name"), &mut seen);
+            let a = self.node(&l.a, &join(&path, "a"));
+            let b = self.node(&l.b, &join(&path, "b"));
+            if a.is_some() && a == b {
+                self.errs.push(join(&path, "b"), Some(format!("{:?}", l.b)), "a link must join two different nodes");
+            }
+            let rate = self.rate(&l.rate, &join(&path, "rate"));
+            let delay = self.time(&l.delay, &join(&path, "delay"));
+            let both = DirConfig { queue: self.queue(l.queue.as_ref(), &join(&path, "queue")), loss: None, record_queue: false };
+            let both_loss = l.loss.as_ref().and_then(|x| self.loss(x, &join(&path, "loss")));
+            let mut dirs = [both.clone(), both];
+            for (d, over, key) in [(0, &l.a_to_b, "a_to_b"), (1, &l.b_to_a, "b_to_a")] {
+                dirs[d].loss = both_loss.clone();
+                let Some(over) = over else { continue };
+                let dpath = join(&path, key);
+                if let Some(q) = &over.queue {
+                    dirs[d].queue = self.queue(Some(q), &join(&dpath, "queue"));
+                }
+                if let Some(x) = &over.loss {
+                    dirs[d].loss = self.loss(x, &join(&dpath, "loss"));
+                }
+            }
+            if self.errs.len() == before
+                && let (Some(a), Some(b), Some(rate_bps), Some(delay)) = (a, b, rate, delay)
+            {
+                out.push(LinkConfig { name, a, b, rate_bps, delay, dirs });
+            }
+        }
+        out
+    }
+
+    fn queue(&mut self, raw: Option<&Tagged>, path: &str) -> QueueConfig {
+        let default = QueueConfig { limit: DEFAULT_QUEUE_LIMIT, red: None };
+        let Some(raw) = raw else { return default };
+        let kind = raw.get("type").and_then(|t| t.as_str());
+        match kind {
+            Some("drop_tail") => {
+                let Some(q) = self.decode::<RawDropTail>(raw, path) else { return default };
+                let limit = q.limit.as_ref().and_then(|l| self.limit(l, &join(path, "limit"))).unwrap_or(DEFAULT_QUEUE_LIMIT);
+                QueueConfig { limit, red: None }
+            }
+            Some("red") => {
+                let Some(q) = self.decode::<RawRed>(raw, path) else { return default };
+                let limit = q.limit.as_ref().and_then(|l| self.limit(l, &join(path, "limit"))).unwrap_or(DEFAULT_QUEUE_LIMIT);
+                QueueConfig { limit, red: self.red(&q, path) }
+            }
+            _ => {
+                let shown = raw.get("type").map(super::super::error::show);
+                let msg = "allowed queue types: \"drop_tail\", \"red\" (set with type = ...)";
+                self.errs.push(join(path, "type"), shown, msg);
+                default
+            }
+        }
+    }
+
+    fn limit(&mut self, q: &crate::scenario::schema::Quantity, path: &str) -> Option<Amount> {
+        let a = self.amount(q, path)?;
+        if matches!(a, Amount::Packets(0) | Amount::Bytes(0)) {
+            self.errs.bad(path, &q.0, "a queue limit must be at least 1 packet or 1 byte");
+            return None;
+        }
+        Some(a)
+    }
+
+    fn red(&mut self, q: &RawRed, path: &str) -> Option<RedConfig> {
+        let before = self.errs.len();
+        let th = |v: &mut Self, x: &Option<crate::scenario::schema::Quantity>, key: &str, default: u64| match x {
+            Some(x) => v.amount(x, &join(path, key)),
+            None => Some(Amount::Packets(default)),
+        };
+        let min_th = th(self, &q.min_th, "min_th", 5);
+        let max_th = th(self, &q.max_th, "max_th", 15);
+        let max_p = q.max_p.unwrap_or(0.1);
+        let w_q = q.w_q.unwrap_or(0.002);
+        if !(max_p > 0.0 && max_p <= 1.0) {
+            self.errs.push(join(path, "max_p"), Some(max_p.to_string()), "max_p must be in (0, 1]");
+        }
+        if !(w_q > 0.0 && w_q <= 1.0) {
+            self.errs.push(join(path, "w_q"), Some(w_q.to_string()), "w_q must be in (0, 1]");
+        }
+        let mean_packet_size = match &q.mean_packet_size {
+            Some(s) => self.size(s, &join(path, "mean_packet_size")).unwrap_or(500),
+            None => 500,
+        };
+        if mean_packet_size == 0 {
+            self.errs.push(join(path, "mean_packet_size"), Some("\"0B\"".into()), "must be at least 1 byte");
+        }
+        let (bytes, lo, hi) = match (min_th?, max_th?) {
+            (Amount::Packets(a), Amount::Packets(b)) => (false, a, b),
+            (Amount::Bytes(a), Amount::Bytes(b)) => (true, a, b),
+            _ => {
+                self.errs.push(
+                    join(path, "max_th"),
+                    None,
+                    "min_th and max_th must use the same unit (both packets or both bytes)",
+                );
+                return None;
+            }
+        };
+        if lo == 0 || lo >= hi {
+            self.errs.push(join(path, "min_th"), Some(format!("{lo} (max_th {hi})")), "need 0 < min_th < max_th");
+        }
+        (self.errs.len() == before).then_some(RedConfig {
+            min_th: lo as f64,
+            max_th: hi as f64,
+            max_p,
+            w_q,
+            gentle: q.gentle.unwrap_or(true),
+            ecn: q.ecn.unwrap_or(false),
+            bytes,
+            mean_packet_size: mean_packet_size as u32,
+        })
+    }
+
+    pub(super) fn outputs(&mut self, raw: Option<&toml::Value>, links: &mut [LinkConfig], nodes: &[String]) {
+        let Some(raw) = raw else { return };
+        let Some(o) = self.decode::<RawOutputs>(raw, "outputs") else { return };
+        for (i, sel) in o.queue_series.iter().enumerate() {
+            let mut matched = false;
+            for l in links.iter_mut() {
+                for (d, dir) in l.dirs.iter_mut().enumerate() {
+                    let (from, to) = if d == 0 { (l.a, l.b) } else { (l.b, l.a) };
+                    let full = format!("{}:{}->{}", l.name, nodes[from.0 as usize], nodes[to.0 as usize]);
+                    if sel == "*" || *sel == l.name || *sel == full {
+                        dir.record_queue = true;
+                        matched = true;
+                    }
+                }
+            }
+            if !matched {
+                let names: Vec<&str> = links.iter().map(|l| l.name.as_str()).collect();
+                self.errs.push(
+                    format!("outputs.queue_series[{i}]"),
+                    Some(format!("{sel:?}")),
+                    format!(
+                        "no link direction matches; use \"*\", a link name ({}) or \"<link>:<from>-><to>\"",
+                        names.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Checks that every flow's packets reach their destination with the final routing tables
+    /// (computed routes plus overrides), reporting unreachable destinations and loops.
+    pub(super) fn check_reachability(
+        &mut self,
+        nodes: &[String],
+        links: &[LinkConfig],
+        routing: &RoutingConfig,
+        flows: &[FlowConfig],
+    ) {
+        let mut edges = Vec::new();
+        for (i, l) in links.iter().enumerate() {
+            for (d, (from, to)) in [(l.a, l.b), (l.b, l.a)].into_iter().enumerate() {
+                edges.push(Edge { from, to, iface: Iface::Wired(ChannelId((2 * i + d) as u32)), delay: l.delay });
+            }
+        }
+        let mut tables = shortest_paths(nodes.len(), &edges, routing.metric);
+        for o in &routing.overrides {
+            let e = edges.iter().find(|e| e.from == o.node && e.to == o.via).expect("checked neighbour");
+            tables[o.node.0 as usize][o.destination.0 as usize] = Some(Route { iface: e.iface, next_hop: o.via });
+        }
+        for (i, f) in flows.iter().enumerate() {
+            let name = |n: NodeId| nodes[n.0 as usize].as_str();
+            let directions: &[(NodeId, NodeId, &str)] = if f.transport.needs_return_path() {
+                &[(f.src, f.dst, "dst"), (f.dst, f.src, "src")]
+            } else {
+                &[(f.src, f.dst, "dst")]
+            };
+            for &(from, to, what) in directions {
+                let mut at = from;
+                let mut hops = 0;
+                while at != to && hops <= nodes.len() {
+                    match tables[at.0 as usize][to.0 as usize] {
+                        Some(r) => at = r.next_hop,
+                        None => break,
+                    }
+                    hops += 1;
+                }
+                if at != to {
+                    let why = if hops > nodes.len() {
+                        "the routes loop (check [routing] overrides)"
+                    } else {
+                        "no path of links joins them"
+                    };
+                    self.errs.push(
+                        format!("flows[{i}].{what}"),
+                        None,
+                        format!("{} cannot reach {}: {why}", name(from), name(to)),
+                    );
+                }
+            }
+        }
+    }
+}

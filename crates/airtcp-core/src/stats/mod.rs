@@ -1,0 +1,7 @@
+//! Statistics: drop causes, per-flow monitors and the report types of a run.
+
+pub mod drop;
+pub mod flow;
+
+pub use drop::{DropCause, DropCounts};
+pub use flow::{FlowLabels, FlowMonitor, FlowReport};

@@ -1,0 +1,108 @@
+//! Construction of a world from a validated configuration.
+
+use super::{Event, Flow, World};
+use crate::app::Source;
+use crate::errmodel::LossProcess;
+use crate::kernel::{Scheduler, Timer};
+use crate::net::queue::Queue;
+use crate::net::queue::red::{Red, RedParams};
+use crate::net::routing::{Edge, shortest_paths};
+use crate::net::{Channel, ChannelCounters, ChannelId, Iface, Node, Route};
+use crate::packet::{Ecn, FlowId, NodeId, PacketPool};
+use crate::rng::RngFactory;
+use crate::scenario::Config;
+use crate::scenario::config::{DirConfig, LinkConfig, TransportConfig};
+use crate::stats::FlowMonitor;
+use crate::time::SimTime;
+use crate::transport::Agent;
+use crate::transport::udp::{UdpSender, UdpSink};
+
+fn build_channel(link: &LinkConfig, dir: usize, cfg: &DirConfig, nodes: &[String], rngs: &RngFactory) -> Channel {
+    let (from, to) = if dir == 0 { (link.a, link.b) } else { (link.b, link.a) };
+    let dir_name = format!("{}->{}", nodes[from.0 as usize], nodes[to.0 as usize]);
+    let prefix = format!("links/{}/{}", link.name, dir_name);
+    let red = cfg.queue.red.map(|r| {
+        let params = RedParams {
+            min_th: r.min_th,
+            max_th: r.max_th,
+            max_p: r.max_p,
+            w_q: r.w_q,
+            gentle: r.gentle,
+            ecn: r.ecn,
+            bytes: r.bytes,
+            typical_tx: SimTime::transmission(r.mean_packet_size as u64, link.rate_bps),
+        };
+        Red::new(params, rngs.stream(&format!("{prefix}/red")))
+    });
+    Channel {
+        name: format!("{}:{}", link.name, dir_name),
+        link: link.name.clone(),
+        from,
+        to,
+        rate_bps: link.rate_bps,
+        delay: link.delay,
+        queue: Queue::new(cfg.queue.limit, red, cfg.record_queue),
+        loss: cfg.loss.as_ref().map(|m| LossProcess::new(m, rngs.stream(&format!("{prefix}/loss")))),
+        busy: false,
+        counters: ChannelCounters::default(),
+    }
+}
+
+impl World {
+    /// Builds the world for `config` with master seed `seed` and replication index `replication`.
+    pub fn new(config: &Config, seed: u64, replication: u64) -> World {
+        let rngs = RngFactory::new(seed, replication);
+        let mut channels = Vec::with_capacity(config.links.len() * 2);
+        let mut edges = Vec::with_capacity(config.links.len() * 2);
+        for link in &config.links {
+            for (dir, dcfg) in link.dirs.iter().enumerate() {
+                let ch = build_channel(link, dir, dcfg, &config.nodes, &rngs);
+                let id = ChannelId(channels.len() as u32);
+                edges.push(Edge { from: ch.from, to: ch.to, iface: Iface::Wired(id), delay: ch.delay });
+                channels.push(ch);
+            }
+        }
+        let mut tables = shortest_paths(config.nodes.len(), &edges, config.routing.metric);
+        for o in &config.routing.overrides {
+            let edge = edges.iter().find(|e| e.from == o.node && e.to == o.via).expect("validated: via is a neighbour");
+            tables[o.node.0 as usize][o.destination.0 as usize] = Some(Route { iface: edge.iface, next_hop: o.via });
+        }
+        let nodes = config.nodes.iter().zip(tables).map(|(name, routes)| Node { name: name.clone(), routes }).collect();
+
+        let mut sched = Scheduler::new();
+        let mut agents = Vec::with_capacity(config.flows.len() * 2);
+        let mut flows = Vec::with_capacity(config.flows.len());
+        for (i, fc) in config.flows.iter().enumerate() {
+            let flow = FlowId(i as u32);
+            let (sender, sink) = (agents.len() as u32, agents.len() as u32 + 1);
+            let TransportConfig::Udp { ecn } = fc.transport;
+            let ecn = if ecn { Ecn::Ect0 } else { Ecn::NotEct };
+            agents.push(Agent::UdpSender(UdpSender::new(fc.src, sender, fc.dst, sink, flow, ecn)));
+            agents.push(Agent::UdpSink(UdpSink { node: fc.dst, flow }));
+            let mut rng = rngs.stream(&format!("flows/{}/app", fc.name));
+            let source = Source::new(&fc.app, &mut rng);
+            let stop = fc.stop.unwrap_or(config.duration).min(config.duration);
+            let window_start = fc.start.max(config.warmup);
+            let mut timer = Timer::new();
+            if fc.start < stop {
+                let flow_index = i as u32;
+                timer.arm(&mut sched, fc.start, |g| Event::App { flow: flow_index, generation: g });
+            }
+            flows.push(Flow {
+                config: fc.clone(),
+                source,
+                timer,
+                rng,
+                sender,
+                sink,
+                monitor: FlowMonitor::new(window_start, stop.max(window_start)),
+            });
+        }
+        World { sched, packets: PacketPool::new(), nodes, channels, agents, flows, config: config.clone(), seed, replication }
+    }
+
+    /// Name of node `id`.
+    pub fn node_name(&self, id: NodeId) -> &str {
+        &self.nodes[id.0 as usize].name
+    }
+}

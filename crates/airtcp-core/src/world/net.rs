@@ -1,0 +1,131 @@
+//! Forwarding and wired links: the network half of the world.
+
+use super::{Event, World};
+use crate::net::queue::Enqueued;
+use crate::net::{ChannelId, Iface, Route};
+use crate::packet::{NodeId, PacketId, Transport};
+use crate::stats::DropCause;
+use crate::transport::Agent;
+
+impl World {
+    /// A packet originates at `node`: route it towards its destination.
+    pub(crate) fn send_from_node(&mut self, node: NodeId, id: PacketId) {
+        if self.packets[id].ip.dst == node {
+            self.deliver_local(node, id);
+        } else {
+            self.forward(node, id);
+        }
+    }
+
+    /// Hands packet `id` at `node` to the interface of its next hop.
+    fn forward(&mut self, node: NodeId, id: PacketId) {
+        let dst = self.packets[id].ip.dst;
+        match self.nodes[node.0 as usize].routes[dst.0 as usize] {
+            Some(Route { iface: Iface::Wired(ch), .. }) => self.channel_send(ch, id),
+            None => self.drop_packet(id, DropCause::NoRoute),
+        }
+    }
+
+    /// A packet arrives at `node` from a link.
+    fn node_receive(&mut self, node: NodeId, id: PacketId) {
+        let pkt = &mut self.packets[id];
+        if pkt.ip.dst == node {
+            self.deliver_local(node, id);
+            return;
+        }
+        pkt.ip.ttl = pkt.ip.ttl.saturating_sub(1);
+        if pkt.ip.ttl == 0 {
+            self.drop_packet(id, DropCause::TtlExpired);
+        } else {
+            self.forward(node, id);
+        }
+    }
+
+    /// Delivers a packet addressed to `node` to the agent named by its destination port.
+    fn deliver_local(&mut self, node: NodeId, id: PacketId) {
+        let now = self.sched.now();
+        let pkt = &self.packets[id];
+        let port = pkt.transport.dst_port();
+        match port.and_then(|p| self.agents.get(p as usize)) {
+            Some(Agent::UdpSink(sink)) if sink.node == node => {
+                if let Transport::Udp(_) = pkt.transport {
+                    self.flows[sink.flow.0 as usize].monitor.on_received(now, pkt.created, pkt.payload);
+                }
+                self.packets.free(id);
+            }
+            _ => self.drop_packet(id, DropCause::NoRoute),
+        }
+    }
+
+    /// Removes a packet from the network, counting the drop against its flow.
+    pub(crate) fn drop_packet(&mut self, id: PacketId, cause: DropCause) {
+        let flow = self.packets[id].flow;
+        if let Some(f) = self.flows.get_mut(flow.0 as usize) {
+            f.monitor.on_dropped(cause);
+        }
+        self.packets.free(id);
+    }
+
+    /// Offers a packet to a link direction: it passes the queue (and RED) and starts serialising
+    /// at once if the transmitter is idle.
+    fn channel_send(&mut self, ch: ChannelId, id: PacketId) {
+        let now = self.sched.now();
+        let c = &mut self.channels[ch.0 as usize];
+        c.counters.offered_packets += 1;
+        match c.queue.enqueue(now, id, &mut self.packets[id]) {
+            Enqueued::Accepted => {}
+            Enqueued::Marked => c.counters.ecn_marks += 1,
+            Enqueued::Dropped(cause) => {
+                c.counters.drops.add(cause);
+                self.drop_packet(id, cause);
+                return;
+            }
+        }
+        if !c.busy {
+            let next = c.queue.dequeue(now).expect("just enqueued");
+            self.start_tx(ch, next);
+        }
+    }
+
+    fn start_tx(&mut self, ch: ChannelId, id: PacketId) {
+        let c = &mut self.channels[ch.0 as usize];
+        let t = c.tx_time(self.packets[id].size);
+        c.busy = true;
+        c.counters.busy_time += t;
+        self.sched.schedule_in(t, Event::TxDone { chan: ch.0, pkt: id.0 });
+    }
+
+    /// Serialisation finished: judge the packet, launch it, and start the next one.
+    pub(super) fn on_tx_done(&mut self, chan: u32, pkt: u32) {
+        let (ch, id) = (ChannelId(chan), PacketId(pkt));
+        let now = self.sched.now();
+        let size = self.packets[id].size;
+        let c = &mut self.channels[chan as usize];
+        c.counters.tx_packets += 1;
+        c.counters.tx_bytes += size as u64;
+        let lost = c.loss.as_mut().is_some_and(|l| l.is_lost(now, size));
+        if lost {
+            c.counters.drops.add(DropCause::LossProcess);
+        } else {
+            self.sched.schedule_in(c.delay, Event::Arrive { chan, pkt });
+        }
+        match c.queue.dequeue(now) {
+            Some(next) => self.start_tx(ch, next),
+            None => {
+                c.busy = false;
+                c.queue.note_idle(now);
+            }
+        }
+        if lost {
+            self.drop_packet(id, DropCause::LossProcess);
+        }
+    }
+
+    /// A packet reached the far end of a link.
+    pub(super) fn on_arrive(&mut self, chan: u32, pkt: u32) {
+        let c = &mut self.channels[chan as usize];
+        c.counters.delivered_packets += 1;
+        let to = c.to;
+        self.node_receive(to, PacketId(pkt));
+    }
+}
