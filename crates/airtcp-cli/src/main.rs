@@ -1,1 +1,51 @@
-fn main() {}
+//! `airtcp-sim`: runs one scenario file and prints its result as JSON.
+//!
+//! A thin binary for benchmarks and for users without Python: no tables, no stores — the Python
+//! `airtcp` command does that. Exit status 0 on success, 2 when the scenario is invalid (every
+//! problem printed on stderr, one per line).
+
+use clap::Parser;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Run an airtcp scenario and print the result as JSON.
+#[derive(Parser)]
+#[command(name = "airtcp-sim", version)]
+struct Args {
+    /// Scenario file (TOML).
+    scenario: PathBuf,
+    /// Override the scenario's master seed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Replication index (independent random streams for the same seed).
+    #[arg(long, default_value_t = 0)]
+    replication: u64,
+    /// Pretty-print the JSON.
+    #[arg(long)]
+    pretty: bool,
+    /// Print only a one-line timing summary on stderr (wall time, events, events/s).
+    #[arg(long)]
+    timing: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let config = match airtcp_core::scenario::load(&args.scenario) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let start = Instant::now();
+    let result = airtcp_core::simulate(&config, args.seed, args.replication);
+    let wall = start.elapsed().as_secs_f64();
+    if args.timing {
+        eprintln!("wall_s={wall:.4} events={} events_per_s={:.0}", result.events, result.events as f64 / wall);
+        return ExitCode::SUCCESS;
+    }
+    let json = if args.pretty { serde_json::to_string_pretty(&result) } else { serde_json::to_string(&result) };
+    println!("{}", json.expect("results serialise"));
+    ExitCode::SUCCESS
+}

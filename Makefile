@@ -1,0 +1,50 @@
+# airtcp: two commands do everything on a fresh machine (Rust toolchain and Python 3.10+ only).
+#
+#   make demo   set up (local .venv, release build of the extension) and run the main job
+#   make test   set up and run the whole test suite with linters (what CI runs)
+#
+# Both are idempotent: a second run only rebuilds what changed.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.deps-installed
+
+.PHONY: demo test setup build lint rust-test py-test bench clean
+
+demo: build
+	$(BIN)/airtcp run scenarios/example.toml
+
+test: build lint rust-test py-test
+
+setup: $(STAMP)
+
+# The virtual environment with maturin and the Python dependencies (re-done when pyproject changes).
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet "maturin>=1.7,<2"
+	touch $@
+
+# Builds the Rust extension in release mode and installs the package (with dev extras) in .venv.
+build: $(STAMP)
+	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --release --extras dev --quiet
+
+lint: $(STAMP)
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets --release -- -D warnings
+	$(BIN)/ruff check python tests
+	$(BIN)/ruff format --check python tests
+
+rust-test:
+	cargo test --workspace --exclude airtcp-py --release
+
+py-test: build
+	$(BIN)/pytest -q
+
+bench: build
+	cargo bench -p airtcp-core --bench kernel
+	$(BIN)/python bench/scenarios.py
+
+clean:
+	rm -rf $(VENV) target

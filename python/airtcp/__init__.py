@@ -1,0 +1,16 @@
+"""airtcp: a fast, deterministic packet-level simulator for TCP and UDP over lossy networks.
+
+>>> import airtcp
+>>> sc = airtcp.Scenario.from_toml("scenarios/example.toml")
+>>> result = airtcp.run(sc, seed=1)
+>>> list(result.flows["flow"])
+['video', 'bursty']
+"""
+
+from ._core import __version__
+from .errors import FieldError, ScenarioError
+from .result import RunResult
+from .run import run
+from .scenario import Scenario
+
+__all__ = ["FieldError", "RunResult", "Scenario", "ScenarioError", "__version__", "run"]

@@ -1,0 +1,76 @@
+"""Readable terminal tables of a run's results (rich)."""
+
+from __future__ import annotations
+
+import math
+
+from rich.table import Table
+
+from .result import RunResult
+
+
+def _num(x: float, scale: float = 1.0, digits: int = 2) -> str:
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "-"
+    return f"{x * scale:.{digits}f}"
+
+
+def summary_line(result: RunResult) -> str:
+    """One line: scenario, seed, simulated time, events and speed."""
+    s = result.summary
+    return (
+        f"[bold]{s['scenario']}[/bold]  seed {s['seed']} rep {s['replication']}  "
+        f"{s['duration_s']:g} s simulated  {s['events']:,} events in {s['wall_time_s']:.3f} s "
+        f"({s['events_per_s'] / 1e6:.1f} M events/s)"
+    )
+
+
+def flows_table(result: RunResult) -> Table:
+    """Per-flow goodput, delay, jitter and loss."""
+    t = Table(title="Flows", title_justify="left")
+    for col in (
+        "flow",
+        "path",
+        "type",
+        "sent",
+        "received",
+        "loss %",
+        "goodput Mb/s",
+        "delay ms",
+        "jitter ms",
+    ):
+        t.add_column(col, justify="left" if col in ("flow", "path", "type") else "right")
+    for f in result.raw["flows"]:
+        t.add_row(
+            f["flow"],
+            f"{f['src']} -> {f['dst']}",
+            f"{f['transport']}/{f['app']}",
+            f"{f['tx_packets']:,}",
+            f"{f['rx_packets']:,}",
+            _num(f["loss_pct"]),
+            _num(f["goodput_bps"], 1e-6, 3),
+            _num(f["mean_delay_s"], 1e3),
+            _num(f["jitter_s"], 1e3, 3),
+        )
+    return t
+
+
+def links_table(result: RunResult) -> Table:
+    """Per-direction counters for directions that carried traffic."""
+    t = Table(title="Links (directions that carried traffic)", title_justify="left")
+    for col in ("link", "direction", "packets", "util", "mean queue", "ECN marks", "drops"):
+        t.add_column(col, justify="left" if col in ("link", "direction", "drops") else "right")
+    for link in result.raw["links"]:
+        if link["offered_packets"] == 0:
+            continue
+        drops = ", ".join(f"{n:,} {cause}" for cause, n in link["drops"].items() if n) or "-"
+        t.add_row(
+            link["link"],
+            link["direction"],
+            f"{link['tx_packets']:,}",
+            f"{link['utilization']:.1%}",
+            _num(link["mean_queue_packets"]),
+            f"{link['ecn_marks']:,}",
+            drops,
+        )
+    return t

@@ -1,0 +1,55 @@
+"""Running scenarios: results, tables, files, determinism."""
+
+import json
+import subprocess
+import sys
+
+import airtcp
+
+
+def test_result_frames(example_path):
+    r = airtcp.run(example_path, seed=1)
+    assert list(r.flows["flow"]) == ["video", "bursty"]
+    for col in (
+        "goodput_bps",
+        "mean_delay_s",
+        "jitter_s",
+        "loss_pct",
+        "drops_red_early",
+        "drops_loss_process",
+    ):
+        assert col in r.flows.columns
+    assert {"link", "direction", "utilization", "ecn_marks", "drops_queue_overflow"} <= set(r.links.columns)
+    q = r.queue_series
+    assert set(q["direction"]) == {"r1->r2"} and len(q) > 1000
+    assert r.summary["events"] > 0 and r.summary["airtcp_version"] == airtcp.__version__
+
+
+def test_same_seed_same_result_in_process(example_path):
+    assert airtcp.run(example_path, seed=5).raw == airtcp.run(example_path, seed=5).raw
+    assert airtcp.run(example_path, seed=5).raw != airtcp.run(example_path, seed=6).raw
+    assert airtcp.run(example_path, seed=5).raw != airtcp.run(example_path, seed=5, replication=1).raw
+
+
+def _result_in_subprocess(path) -> str:
+    code = (
+        "import airtcp, json, sys; r = airtcp.run(sys.argv[1], seed=4); "
+        "print(json.dumps({k: v for k, v in json.loads(r.to_json()).items() if k != 'summary'}, sort_keys=True))"
+    )
+    return subprocess.run([sys.executable, "-c", code, str(path)], check=True, capture_output=True, text=True).stdout
+
+
+def test_same_seed_same_result_across_processes(example_path):
+    first = _result_in_subprocess(example_path)
+    second = _result_in_subprocess(example_path)
+    assert first == second
+    assert json.loads(first)["flows"][0]["tx_packets"] > 0
+
+
+def test_json_and_csv_outputs(example_path, tmp_path):
+    r = airtcp.run(example_path)
+    r.to_json(tmp_path / "r.json")
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["summary"]["scenario"] == "example" and len(data["flows"]) == 2
+    r.to_csv(tmp_path / "r.csv")
+    assert (tmp_path / "r.csv").read_text().splitlines()[0].startswith("flow,src,dst")
