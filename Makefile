@@ -33,8 +33,8 @@ build: $(STAMP)
 lint: $(STAMP)
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --release -- -D warnings
-	$(BIN)/ruff check python tests
-	$(BIN)/ruff format --check python tests
+	$(BIN)/ruff check python tests bench
+	$(BIN)/ruff format --check python tests bench
 
 rust-test:
 	cargo test --workspace --exclude airtcp-py --release

@@ -24,9 +24,16 @@ struct Args {
     /// Pretty-print the JSON.
     #[arg(long)]
     pretty: bool,
-    /// Print only a one-line timing summary on stderr (wall time, events, events/s).
+    /// Print only a one-line timing summary on stderr (wall time, events, events/s, peak RSS).
     #[arg(long)]
     timing: bool,
+}
+
+/// Peak resident set size of this process (Linux `VmHWM`), in KiB.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 fn main() -> ExitCode {
@@ -42,7 +49,8 @@ fn main() -> ExitCode {
     let result = airtcp_core::simulate(&config, args.seed, args.replication);
     let wall = start.elapsed().as_secs_f64();
     if args.timing {
-        eprintln!("wall_s={wall:.4} events={} events_per_s={:.0}", result.events, result.events as f64 / wall);
+        let rss = peak_rss_kib().map_or("unknown".to_string(), |k| k.to_string());
+        eprintln!("wall_s={wall:.4} events={} events_per_s={:.0} peak_rss_kib={rss}", result.events, result.events as f64 / wall);
         return ExitCode::SUCCESS;
     }
     let json = if args.pretty { serde_json::to_string_pretty(&result) } else { serde_json::to_string(&result) };
