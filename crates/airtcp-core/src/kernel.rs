@@ -74,10 +74,11 @@ impl<E> Scheduler<E> {
         self.heap.len()
     }
 
-    /// Schedules `event` at absolute time `at`, which must not be in the past.
+    /// Schedules `event` at absolute time `at`, which must not be in the past (checked in release
+    /// builds too: one comparison, and time running backwards would silently corrupt a run).
     #[inline]
     pub fn schedule_at(&mut self, at: SimTime, event: E) {
-        debug_assert!(at >= self.now, "event scheduled in the past: {at} < {}", self.now);
+        assert!(at >= self.now, "event scheduled in the past: {at} < {}", self.now);
         let seq = self.next_seq;
         self.next_seq += 1;
         self.heap.push(Entry { time: at, seq, event });

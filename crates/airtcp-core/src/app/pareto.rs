@@ -79,7 +79,8 @@ impl ParetoOnOff {
         self.remaining -= 1;
         let mut gap = self.params.interval();
         if self.remaining == 0 {
-            gap += SimTime::from_secs_f64(self.off_secs.sample(rng));
+            // Heavy tails: a draw may exceed any run; saturate rather than wrap.
+            gap = gap.saturating_add(SimTime::from_secs_f64(self.off_secs.sample(rng)));
             self.remaining = self.burst_len(rng);
         }
         gap
@@ -111,5 +112,23 @@ mod tests {
         }
         let rate = n as f64 * 8000.0 / t.as_secs_f64();
         assert!((rate / p.mean_rate_bps() - 1.0).abs() < 0.05, "rate {rate}");
+    }
+
+    #[test]
+    fn huge_off_draws_saturate_instead_of_wrapping() {
+        // Mean OFF 1.8e10 s, shape 2: scale 0.9e10 s, so P(draw > u64::MAX ns = 1.84e10 s) ~ 24%.
+        // Every gap must be at least one packet interval; oversized draws saturate to MAX.
+        let p = ParetoParams {
+            peak_rate_bps: 1_000_000,
+            payload: 1000,
+            on_time: SimTime::from_millis(10),
+            off_time: SimTime::from_secs(18_000_000_000),
+            shape: 2.0,
+        };
+        let mut rng = RngFactory::new(9, 0).stream("pareto");
+        let mut src = ParetoOnOff::new(p, &mut rng);
+        let gaps: Vec<SimTime> = (0..2000).map(|_| src.next_gap(&mut rng)).collect();
+        assert!(gaps.iter().all(|&g| g >= p.interval()), "a gap shorter than the packet interval: wrapped");
+        assert!(gaps.contains(&SimTime::MAX), "no saturated draw in 2000 gaps");
     }
 }

@@ -70,7 +70,7 @@ impl TwoState {
         };
         while now >= ends {
             bad = !bad;
-            ends += if bad { p.bad.sample(rng) } else { p.good.sample(rng) };
+            ends = ends.saturating_add(if bad { p.bad.sample(rng) } else { p.good.sample(rng) });
         }
         self.state = Some((bad, ends));
         bad

@@ -23,8 +23,9 @@ impl World {
         let packet = sender.datagram(now, payload);
         f.monitor.on_sent(payload);
         let gap = f.source.next_gap(&mut f.rng);
-        if now + gap < stop {
-            f.timer.arm(&mut self.sched, now + gap, |g| Event::App { flow, generation: g });
+        let next = now.saturating_add(gap);
+        if next < stop {
+            f.timer.arm(&mut self.sched, next, |g| Event::App { flow, generation: g });
         }
         let id = self.packets.alloc(packet);
         self.send_from_node(node, id);
