@@ -43,6 +43,8 @@ pub struct SenderStats {
     pub retx_bytes: u64,
     /// Retransmission-timer expiries.
     pub timeouts: u64,
+    /// Sum of the un-backed-off RTO at each expiry, ns (for models' T0).
+    pub timeout_base_rto_sum_ns: u128,
     /// Loss-recovery episodes entered (fast retransmits).
     pub recoveries: u64,
     /// Window reductions in response to ECN-Echo.
@@ -181,6 +183,8 @@ pub struct TcpReport {
     /// Timeouts whose timed-out segment had an earlier copy delivered or still in flight and
     /// later delivered (ground truth).
     pub spurious_timeouts: u64,
+    /// Mean un-backed-off RTO at the timeouts, seconds (the T0 of throughput models; NaN if none).
+    pub mean_timeout_rto_s: f64,
     /// Loss-recovery episodes.
     pub fast_recoveries: u64,
     /// Unique payload bytes received / payload bytes sent (1.0 = nothing sent twice or lost).

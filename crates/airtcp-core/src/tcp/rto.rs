@@ -15,8 +15,9 @@
 //! time, at least 1); SRTT is kept in 1/8 ticks and RTTVAR in 1/4 ticks with the same 1/8 and 1/4
 //! gains; the current RTO is `(SRTT + 4 RTTVAR)` in whole ticks (truncated); the timeout is
 //! `max(rto, min_rto) * backoff` (min applied *before* the backoff), capped at `max_rto`, at least
-//! two ticks. The backoff doubles up to 64 (further while below `max_rto`), and once it exceeds 8
-//! the SRTT is folded into RTTVAR and cleared so the next sample re-initialises it.
+//! two ticks. The backoff doubles up to 64 (ns-2.35 as released; a 2015 patch lets it grow further
+//! while below `maxrto_`), and once it exceeds 8 the SRTT is folded into RTTVAR and cleared so the
+//! next sample re-initialises it.
 
 use crate::time::SimTime;
 
@@ -162,8 +163,8 @@ impl RtoEstimator {
                 }
             }
             RtoAlgorithm::Ns2 => {
-                if self.backoff < 64 || self.rto() < self.p.max {
-                    self.backoff = self.backoff.saturating_mul(2);
+                if self.backoff < 64 {
+                    self.backoff *= 2;
                 }
                 if self.backoff > 8 {
                     self.rttvar += self.srtt >> 3;
@@ -192,6 +193,13 @@ impl RtoEstimator {
                 SimTime(t.max(2 * p.granularity.as_nanos()))
             }
         }
+    }
+
+    /// The RTO without backoff (what a first timeout would wait).
+    pub fn base_rto(&self) -> SimTime {
+        let mut e = self.clone();
+        e.backoff = 1;
+        e.rto()
     }
 
     /// Smoothed RTT (None before the first sample).

@@ -88,7 +88,7 @@ pub struct Core {
     /// RFC 6582 `recover`: no new recovery episode until `snd_una >= recover` (set on entering
     /// recovery and on a timeout).
     pub recover: u64,
-    /// One ECN reduction per window: no reduction until `snd_una >= ecn_recover`.
+    /// One ECN reduction per window: no reduction until `snd_una > ecn_recover`.
     pub ecn_recover: u64,
     /// Set CWR on the next new data segment.
     pub cwr_pending: bool,
@@ -452,9 +452,11 @@ impl TcpSender {
 
     /// RFC 3168 6.1.2: halve the window at most once per window of data, never while in loss
     /// recovery (the loss response already reduced it), and set CWR on the next new segment.
+    /// "Once per window": only an ACK beyond the data outstanding at the last reduction counts
+    /// (the ACK of exactly that data may still carry the ECE the receiver sent before it saw CWR).
     fn on_ece(&mut self, now: SimTime) {
         let c = &mut self.c;
-        if self.rec.in_recovery() || c.snd_una < c.ecn_recover {
+        if self.rec.in_recovery() || c.snd_una <= c.ecn_recover {
             return;
         }
         c.ssthresh = self.cc.ssthresh_after_loss(c, now);
@@ -476,6 +478,7 @@ impl TcpSender {
             return;
         }
         c.stats.timeouts += 1;
+        c.stats.timeout_base_rto_sum_ns += c.rto.base_rto().as_nanos() as u128;
         let head = *c.segs.get(0);
         c.out.timeouts.push(TimeoutRecord { seq: head.seq, len: head.len, copies_before: head.sends });
         c.ssthresh = self.cc.ssthresh_after_timeout(c, now);

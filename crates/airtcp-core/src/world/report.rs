@@ -166,6 +166,11 @@ impl World {
             retransmitted_bytes: st.retx_bytes,
             timeouts: st.timeouts,
             spurious_timeouts: f.tcp.as_ref().map_or(0, |t| t.spurious_timeouts),
+            mean_timeout_rto_s: if st.timeouts == 0 {
+                nan
+            } else {
+                st.timeout_base_rto_sum_ns as f64 * 1e-9 / st.timeouts as f64
+            },
             fast_recoveries: st.recoveries,
             useful_transmission_ratio: if st.bytes_sent == 0 { nan } else { rs.unique_bytes as f64 / st.bytes_sent as f64 },
             duplicate_bytes_received: rs.duplicate_bytes,

@@ -44,8 +44,8 @@ pub struct Vegas {
     fine_srtt: Option<u64>,
     fine_rttvar: u64,
     fine_timeout: SimTime,
-    /// When the window was last reduced for a loss (ns-2 `t_cwnd_changed_`).
-    pub cwnd_changed_at: SimTime,
+    /// When the window was last reduced for a loss (ns-2 `t_cwnd_changed_`; None: never).
+    pub cwnd_changed_at: Option<SimTime>,
     /// Last `Diff` computed, segments.
     pub last_diff: i64,
 }
@@ -65,7 +65,7 @@ impl Vegas {
             fine_srtt: None,
             fine_rttvar: 0,
             fine_timeout: SimTime::from_secs(1000),
-            cwnd_changed_at: SimTime::ZERO,
+            cwnd_changed_at: None,
             last_diff: 0,
         }
     }
@@ -99,7 +99,7 @@ impl Vegas {
 
     /// A retransmission timeout happened at `now`.
     pub fn on_timeout(&mut self, now: SimTime) {
-        self.cwnd_changed_at = now;
+        self.cwnd_changed_at = Some(now);
         self.incr = Incr::None;
     }
 

@@ -58,7 +58,7 @@ impl VegasRecovery {
         let Cc::Vegas(v) = cc else { return };
         v.back_off_fine(retransmitted);
         self.newcwnd = c.cwnd;
-        if v.cwnd_changed_at < head.last_sent {
+        if v.cwnd_changed_at.is_none_or(|t| t < head.last_sent) {
             let win = c.cwnd.min(c.rwnd);
             let w = if win <= 3 * mss {
                 2 * mss
@@ -69,7 +69,7 @@ impl VegasRecovery {
             };
             self.newcwnd = w.max(2 * mss);
             c.cwnd = self.newcwnd + c.dupacks as u64 * mss;
-            v.cwnd_changed_at = now;
+            v.cwnd_changed_at = Some(now);
         }
         c.recover = c.snd_max;
         c.ecn_recover = c.snd_max;
