@@ -43,6 +43,8 @@ pub struct SenderStats {
     pub retx_bytes: u64,
     /// Retransmission-timer expiries.
     pub timeouts: u64,
+    /// Expiries that started a timeout sequence (the timer was not backed off yet).
+    pub timeout_sequences: u64,
     /// Sum of the un-backed-off RTO at each expiry, ns (for models' T0).
     pub timeout_base_rto_sum_ns: u128,
     /// Loss-recovery episodes entered (fast retransmits).
@@ -187,6 +189,9 @@ pub struct TcpReport {
     pub mean_timeout_rto_s: f64,
     /// Loss-recovery episodes.
     pub fast_recoveries: u64,
+    /// Loss indications (PFTK's sense): recovery episodes plus timeout sequences (a run of
+    /// backed-off expiries counts once).
+    pub loss_indications: u64,
     /// Unique payload bytes received / payload bytes sent (1.0 = nothing sent twice or lost).
     pub useful_transmission_ratio: f64,
     /// Payload bytes that arrived more than once.

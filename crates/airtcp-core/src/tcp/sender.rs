@@ -478,6 +478,9 @@ impl TcpSender {
             return;
         }
         c.stats.timeouts += 1;
+        if c.rto.backoff() == 1 {
+            c.stats.timeout_sequences += 1;
+        }
         c.stats.timeout_base_rto_sum_ns += c.rto.base_rto().as_nanos() as u128;
         let head = *c.segs.get(0);
         c.out.timeouts.push(TimeoutRecord { seq: head.seq, len: head.len, copies_before: head.sends });

@@ -172,6 +172,7 @@ impl World {
                 st.timeout_base_rto_sum_ns as f64 * 1e-9 / st.timeouts as f64
             },
             fast_recoveries: st.recoveries,
+            loss_indications: st.recoveries + st.timeout_sequences,
             useful_transmission_ratio: if st.bytes_sent == 0 { nan } else { rs.unique_bytes as f64 / st.bytes_sent as f64 },
             duplicate_bytes_received: rs.duplicate_bytes,
             ecn_reductions: st.ecn_reductions,

@@ -186,9 +186,10 @@ impl Validator<'_> {
             }
         }
         if p.rto.max == SimTime::ZERO || p.rto.min > p.rto.max {
+            let shown = |q: &Option<Quantity>, v: SimTime| q.as_ref().map_or(format!("{v} (default)"), |q| show(&q.0));
             self.errs.push(
                 join(path, "max_rto"),
-                Some(format!("{} (min_rto {})", p.rto.max, p.rto.min)),
+                Some(format!("{} (min_rto {})", shown(&t.max_rto, p.rto.max), shown(&t.min_rto, p.rto.min))),
                 "need 0 < max_rto and min_rto <= max_rto",
             );
         }
