@@ -359,31 +359,68 @@ fn lost_retransmission_needs_the_timer() {
 #[test]
 fn lost_acks_are_covered_by_later_cumulative_acks() {
     // Every other ACK lost (the last ones get through, else the final segment would legitimately
-    // time out): cumulative ACKs cover the gaps, nothing is retransmitted; in slow start
-    // each ACK that arrives grows cwnd by min(acked, SMSS) = 1 SMSS (RFC 5681 eq. 2).
-    let mut prm = params(Variant::NewReno);
-    prm.initial_ssthresh = u64::MAX;
-    prm.initial_cwnd = 2 * MSS;
-    let mut p = Path::new(prm, Box::new(|_, _| false), Box::new(|i, _| i % 2 == 0 && i < 30));
-    p.run(FILE, END);
-    assert_eq!(p.s.stats().retransmissions(), 0);
-    let first = p.snaps[0];
-    assert_eq!(first.cwnd, 3 * MSS);
-    assert!(p.delivered_all(FILE));
+    // time out): cumulative ACKs cover the gaps and no variant retransmits anything. In slow start
+    // each ACK that arrives grows cwnd by min(acked, SMSS) = 1 SMSS (RFC 5681 eq. 2), although
+    // it acknowledges two segments.
+    for (_, v) in Variant::ALL {
+        let mut prm = params(v);
+        prm.initial_ssthresh = u64::MAX;
+        prm.initial_cwnd = 2 * MSS;
+        let mut p = Path::new(prm, Box::new(|_, _| false), Box::new(|i, _| i % 2 == 0 && i < 30));
+        p.run(FILE, END);
+        assert_eq!(p.s.stats().retransmissions(), 0, "{v:?}");
+        let (first, second) = (p.snaps[0], p.snaps[1]);
+        if v == Variant::Vegas {
+            // Vegas' slow start grows only every other RTT: the first RTT (first ACK) holds, the
+            // second (the next ACK, which passes the first epoch's end) grows by one SMSS.
+            assert_eq!((first.cwnd, second.cwnd), (2 * MSS, 3 * MSS));
+        } else {
+            assert_eq!((first.ack, first.cwnd), (MSS, 3 * MSS), "{v:?}");
+            assert_eq!((second.ack, second.cwnd), (3 * MSS, 4 * MSS), "{v:?}: one SMSS for a 2-segment ACK");
+        }
+        assert!(p.delivered_all(FILE), "{v:?}");
+    }
 }
 
 #[test]
 fn all_acks_of_a_window_lost_gives_a_timeout_and_go_back_n() {
-    // The first ten ACKs are lost: the RTO (initial 1 s, RFC 6298 2.1) fires, segment 0 is resent,
-    // its duplicate arrival is ACKed at once with the cumulative ACK 10000, which ends the episode.
-    let mut p = Path::new(params(Variant::NewReno), Box::new(|_, _| false), Box::new(|i, _| i <= 10));
+    // The first ten ACKs are lost: the RTO (initial 1 s, RFC 6298 2.1) fires, segment 0 is resent
+    // with ssthresh = max(FlightSize / 2, 2 SMSS) = 5000 and cwnd = 1 SMSS (Vegas: 2, ns-2), its
+    // duplicate arrival is ACKed at once with the cumulative ACK 10000, which ends the episode.
+    for (_, v) in Variant::ALL {
+        let mut p = Path::new(params(v), Box::new(|_, _| false), Box::new(|i, _| i <= 10));
+        p.run(FILE, END);
+        let st = p.s.stats();
+        assert_eq!(st.timeouts, 1, "{v:?}");
+        let lw = if v == Variant::Vegas { 2 * MSS } else { MSS };
+        assert_eq!(
+            p.rtx[0],
+            Rtx { t: SimTime::from_secs(1), seq: 0, cause: RetxCause::Timeout, cwnd: lw, ssthresh: 5000 },
+            "{v:?}"
+        );
+        let after = p.snaps.iter().find(|s| s.t > SimTime::from_secs(1)).unwrap();
+        assert_eq!(after.ack, 10_000, "{v:?}");
+        assert_eq!(p.r.stats.duplicate_bytes, lw, "{v:?}: the loss window's resends were needless");
+        assert!(p.delivered_all(FILE), "{v:?}");
+    }
+}
+
+#[test]
+fn westwood_three_losses_recover_like_newreno() {
+    let mut p = Path::new(params(Variant::Westwood), Path::drops(THREE), Path::no_ack_loss());
     p.run(FILE, END);
-    let st = p.s.stats();
-    assert_eq!(st.timeouts, 1);
-    assert_eq!(p.rtx[0], Rtx { t: SimTime::from_secs(1), seq: 0, cause: RetxCause::Timeout, cwnd: MSS, ssthresh: 5000 });
-    let after = p.snaps.iter().find(|s| s.t > SimTime::from_secs(1)).unwrap();
-    assert_eq!(after.ack, 10_000);
-    assert_eq!(p.r.stats.duplicate_bytes, MSS);
+    assert_eq!((p.s.stats().timeouts, p.s.stats().recoveries), (0, 1));
+    assert_eq!(p.causes(), vec![(3000, RetxCause::FastRetransmit), (5000, RetxCause::Recovery), (7000, RetxCause::Recovery)]);
+    assert!(p.delivered_all(FILE));
+}
+
+#[test]
+fn vegas_three_losses_are_all_repaired() {
+    let mut p = Path::new(params(Variant::Vegas), Path::drops(THREE), Path::no_ack_loss());
+    p.run(FILE, END);
+    let seqs: Vec<u64> = p.rtx.iter().map(|r| r.seq).collect();
+    assert!(seqs.starts_with(&[3000]) && seqs.contains(&5000) && seqs.contains(&7000), "{:?}", p.rtx);
+    assert_eq!(p.rtx[0].cause, RetxCause::FastRetransmit);
     assert!(p.delivered_all(FILE));
 }
 
