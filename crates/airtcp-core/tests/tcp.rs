@@ -225,3 +225,12 @@ fn every_variant_and_preset_moves_data_over_a_lossy_path() {
         }
     }
 }
+
+#[test]
+fn example_scenario_runs() {
+    let r = common::run(include_str!("../../../scenarios/tcp-dumbbell.toml"), None);
+    common::assert_conservation(&r);
+    assert_eq!(r.flows.len(), 3);
+    assert_eq!(r.flows[2].delivered_bytes, 5_000_000);
+    assert_eq!(r.tcp_series.len(), 2);
+}

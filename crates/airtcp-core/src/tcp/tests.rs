@@ -38,6 +38,8 @@ struct Snap {
     cwnd: u64,
     ssthresh: u64,
     in_rec: bool,
+    /// Westwood+: BWE * RTTmin in bytes after this event (0 before any estimate).
+    bwe_rttmin: u64,
 }
 
 type DataDrop = Box<dyn FnMut(u64, u16) -> bool>;
@@ -121,7 +123,11 @@ impl Path {
     fn snap(&mut self, ack: u64, dup: bool) {
         let c = &self.s.c;
         let in_rec = self.s.rec.in_recovery();
-        self.snaps.push(Snap { t: self.now, ack, dup, cwnd: c.cwnd, ssthresh: c.ssthresh, in_rec });
+        let bwe_rttmin = match &self.s.cc {
+            super::cc::Cc::Westwood(w) => (w.bwe * w.rtt_min.map_or(0.0, |r| r.as_secs_f64())) as u64,
+            _ => 0,
+        };
+        self.snaps.push(Snap { t: self.now, ack, dup, cwnd: c.cwnd, ssthresh: c.ssthresh, in_rec, bwe_rttmin });
     }
 
     fn send_ack(&mut self) {
@@ -452,12 +458,13 @@ fn westwood_sets_ssthresh_from_bandwidth_estimate() {
     // fallback. The second uses ssthresh = BWE * RTTmin.
     assert_eq!(fr.ssthresh, 5000);
     let second = p.rtx.iter().find(|r| r.seq == 20_000).unwrap();
-    let super::cc::Cc::Westwood(w) = &p.s.cc else { panic!() };
-    assert!(w.bwe > 0.0);
-    // The path delivers one 1000-byte segment per ms when busy, so BWE <= 1e6 B/s and
-    // BWE * RTTmin (101 ms) <= 101 000 bytes; the estimate must be of that order and set both.
-    assert!(second.ssthresh >= 2 * MSS && second.ssthresh <= 101_000, "{second:?}");
-    let snap = p.snaps.iter().find(|s| s.t == second.t).unwrap();
+    let snap = *p.snaps.iter().find(|s| s.t == second.t).unwrap();
+    // ssthresh = max(BWE * RTTmin, 2 SMSS) with the estimate as it stood at that ACK.
+    assert!(snap.bwe_rttmin > 0);
+    assert_eq!(second.ssthresh, snap.bwe_rttmin.max(2 * MSS), "{second:?}");
+    // The path delivers at most one 1000-byte segment per ms, so BWE <= 1e6 B/s and
+    // BWE * RTTmin (101 ms) <= 101 000 bytes.
+    assert!(second.ssthresh <= 101_000);
     assert_eq!(snap.cwnd, snap.ssthresh + 3 * MSS, "NewReno fast recovery on top");
     assert!(p.delivered_all(FILE));
 }

@@ -79,8 +79,9 @@ impl World {
             None => a.rto_timer.cancel(),
         }
         let timeouts = std::mem::take(&mut a.engine.output().timeouts);
+        let receiver = self.flows[flow].sink;
         for t in &timeouts {
-            self.judge_timeout(flow, agent + 1, t.seq, t.len, t.copies_before);
+            self.judge_timeout(flow, receiver, t.seq, t.len, t.copies_before);
         }
         if let Agent::TcpSender(a) = &mut self.agents[agent as usize] {
             let mut timeouts = timeouts;
