@@ -159,6 +159,7 @@ impl Core {
         let s = self.segs.get_mut(i);
         s.sends = s.sends.saturating_add(1);
         s.last_sent = now;
+        s.held = false; // a new copy is on its way: an ERSN hold applied to the old one
         let (seq, len, copy) = (s.seq, s.len, s.sends - 1);
         // Karn: a timed segment that is retransmitted gives no sample.
         if self.timing.is_some_and(|(end, _)| end > seq && end <= seq + len as u64) {
