@@ -274,13 +274,18 @@ const THREE: &[(u64, u16)] = &[(3000, 0), (5000, 0), (7000, 0)];
 
 #[test]
 fn reno_three_losses_times_out() {
-    // RFC 5681: the partial ACK for the first retransmission (ACK 5000) ends fast recovery with
-    // cwnd = ssthresh = 5000, while about ten segments are still outstanding (the window plus what
-    // inflation let out), so nothing new is sent, the duplicate ACKs of segment 5 were all used up
-    // before the episode ended, and segments 5 and 7 are recovered only by the retransmission
-    // timer.
+    // Segments 4, 6, 8, 9, 10, 11, 12 give seven duplicate ACKs: fast retransmit at the third
+    // (segment 8's), inflation to 12000 by the other four lets segments 13 and 14 out. The partial
+    // ACK 5000 (the retransmission's) ends recovery with cwnd = ssthresh = 5000 (RFC 5681 step 6)
+    // and ten segments outstanding, so nothing new is sent; segments 13 and 14 then produce only
+    // two duplicate ACKs of 5000 — one short of a second fast retransmit — and segments 5 and 7
+    // are recovered by the retransmission timer.
     let mut p = Path::new(params(Variant::Reno), Path::drops(THREE), Path::no_ack_loss());
     p.run(FILE, END);
+    let pa = p.snaps.iter().position(|s| !s.dup && s.ack == 5000).unwrap();
+    assert_eq!((p.snaps[pa].cwnd, p.snaps[pa].in_rec), (5000, false));
+    let dups_after: Vec<u64> = p.snaps[pa + 1..].iter().take_while(|s| s.dup).map(|s| s.ack).collect();
+    assert_eq!(dups_after, vec![5000, 5000]);
     let st = p.s.stats();
     assert_eq!(st.timeouts, 1, "rtx {:?}", p.rtx);
     assert_eq!(st.recoveries, 1);
@@ -307,6 +312,11 @@ fn newreno_three_losses_recovers_in_three_rtts() {
     assert!((0.1..0.12).contains(&rtt(t0, t1)) && (0.1..0.12).contains(&rtt(t1, t2)));
     let exit = p.snaps.iter().find(|s| s.t > t2 && !s.in_rec).unwrap();
     assert!((0.3..0.36).contains(&rtt(t0, exit.t)), "recovery lasted {}", rtt(t0, exit.t));
+    // First partial ACK (5000, acknowledging 2000 bytes): before it cwnd was 8000 + 4 * 1000 =
+    // 12000 (seven duplicate ACKs, the last four inflating); RFC 6582 step 5 deflates by the 2000
+    // acknowledged and adds back one SMSS: 11000.
+    let pa = p.snaps.iter().find(|s| !s.dup && s.ack == 5000).unwrap();
+    assert_eq!((pa.cwnd, pa.ssthresh, pa.in_rec), (11_000, 5000, true));
     // ssthresh stays at the single halving; partial ACKs deflate cwnd (step 5) and the full ACK
     // sets it to min(ssthresh, FlightSize + SMSS).
     assert_eq!(p.rtx[1].ssthresh, 5000);
@@ -347,16 +357,16 @@ fn tahoe_three_losses_go_back_n_without_timeout() {
 
 #[test]
 fn lost_retransmission_needs_the_timer() {
-    // The fast retransmission of segment 3 is lost too: neither NewReno nor SACK (without the
-    // optional rescue/lost-retransmission detection) can see it, so the RTO recovers it; RFC 6298
-    // 5.5 doubles the RTO and RFC 5681 sets cwnd = 1 SMSS.
-    for v in [Variant::NewReno, Variant::Sack, Variant::Reno] {
+    // The fast retransmission of segment 3 is lost too: no variant can see it (none implements
+    // lost-retransmission detection or RFC 6675's optional rescue retransmission), so the RTO
+    // recovers it; RFC 6298 5.5 doubles the RTO and RFC 5681 sets cwnd = 1 SMSS (Vegas 2).
+    for (_, v) in Variant::ALL {
         let mut p = Path::new(params(v), Path::drops(&[(3000, 0), (3000, 1)]), Path::no_ack_loss());
         p.run(FILE, END);
         assert_eq!(p.s.stats().timeouts, 1, "{v:?}");
         let to = p.rtx.iter().find(|r| r.cause == RetxCause::Timeout).unwrap();
         assert_eq!(to.seq, 3000);
-        assert_eq!(to.cwnd, MSS);
+        assert_eq!(to.cwnd, if v == Variant::Vegas { 2 * MSS } else { MSS }, "{v:?}");
         assert_eq!(p.rtx.iter().filter(|r| r.seq == 3000).count(), 2, "{v:?}: {:?}", p.rtx);
         assert!(p.delivered_all(FILE), "{v:?}");
     }
