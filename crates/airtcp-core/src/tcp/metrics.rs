@@ -97,6 +97,8 @@ pub struct ReceiverStats {
     pub unique_bytes: u64,
     /// Payload bytes that had already arrived (needless retransmissions that got through).
     pub duplicate_bytes: u64,
+    /// Payload bytes discarded because they lay beyond the receive window.
+    pub beyond_window_bytes: u64,
     /// Segments that arrived above a hole.
     pub out_of_order: u64,
     /// ACKs sent.

@@ -216,8 +216,10 @@ impl TcpReceiver {
             self.ts_recent = Some(tsval);
         }
         let fresh = if end > seq { self.new_bytes(seq, end) } else { 0 };
+        let in_window = end.saturating_sub(seq).min(len as u64);
         self.stats.unique_bytes += fresh;
-        self.stats.duplicate_bytes += len as u64 - fresh;
+        self.stats.duplicate_bytes += in_window - fresh;
+        self.stats.beyond_window_bytes += len as u64 - in_window;
         if fresh == 0 {
             return RxOutcome { delivered: 0, ack_now: true, duplicate: true };
         }
