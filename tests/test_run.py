@@ -53,3 +53,19 @@ def test_json_and_csv_outputs(example_path, tmp_path):
     assert data["summary"]["scenario"] == "example" and len(data["flows"]) == 2
     r.to_csv(tmp_path / "r.csv")
     assert (tmp_path / "r.csv").read_text().splitlines()[0].startswith("flow,src,dst")
+
+
+def test_tcp_flows_have_flat_tcp_columns_and_series():
+    from pathlib import Path
+
+    r = airtcp.run(Path(__file__).resolve().parent.parent / "scenarios" / "tcp-dumbbell.toml")
+    f = r.flows.set_index("flow")
+    assert {"tcp_variant", "tcp_timeouts", "tcp_retransmissions_total", "tcp_useful_transmission_ratio"} <= set(
+        f.columns
+    )
+    assert "tcp" not in f.columns
+    assert f.loc["ftp-sack", "tcp_variant"] == "sack"
+    s = r.tcp_series
+    assert list(s.columns[:3]) == ["flow", "time", "cwnd"] and set(s["flow"]) == {"ftp-sack", "download"}
+    assert (s.groupby("flow")["time"].diff().dropna() >= 0).all()
+    assert len(r.rtt_samples) > 1000

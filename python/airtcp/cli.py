@@ -19,7 +19,7 @@ from . import __version__
 from .errors import ScenarioError
 from .run import run
 from .scenario import Scenario
-from .tables import flows_table, links_table, summary_line
+from .tables import flows_table, links_table, summary_line, tcp_table
 
 EXIT_USAGE = 2
 
@@ -34,6 +34,9 @@ def _cmd_run(args: argparse.Namespace, out: Console) -> int:
     result = run(Scenario.from_toml(args.file), seed=args.seed, replication=args.replication)
     out.print(summary_line(result))
     out.print(flows_table(result))
+    tcp = tcp_table(result)
+    if tcp is not None:
+        out.print(tcp)
     out.print(links_table(result))
     if args.out is not None:
         path = Path(args.out)

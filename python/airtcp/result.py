@@ -10,12 +10,29 @@ from typing import Any
 import pandas as pd
 
 
-def _flatten_drops(row: dict) -> dict:
-    """Turns ``{"drops": {"queue_overflow": 3, ...}}`` into ``drops_queue_overflow`` columns."""
-    out = {k: v for k, v in row.items() if k != "drops"}
-    for cause, n in row.get("drops", {}).items():
-        out[f"drops_{cause}"] = n
+def _flatten(row: dict, prefix: str = "") -> dict:
+    """Flattens nested report tables into columns: ``{"drops": {"queue_overflow": 3}}`` becomes
+    ``drops_queue_overflow``, ``{"tcp": {"retransmissions": {"total": 2}}}`` becomes
+    ``tcp_retransmissions_total``. An absent table (the core omits ``tcp`` for UDP flows) adds
+    nothing; absent values inside a table (``None``) become NaN, so the columns do not depend on
+    what happened in a run."""
+    out: dict = {}
+    for k, v in row.items():
+        if isinstance(v, dict):
+            out.update(_flatten(v, f"{prefix}{k}_"))
+        else:
+            out[f"{prefix}{k}"] = v
     return out
+
+
+def _series_frame(entries: list[dict], key: str, column: str, field: str) -> pd.DataFrame:
+    """Concatenates columnar series (``{"time": [...], ...}``) into one long DataFrame with an
+    identifying first column (``key`` of each entry, named ``column``)."""
+    frames = [pd.DataFrame(e[field]).assign(**{column: e[key]}) for e in entries if e[field]]
+    if not frames:
+        return pd.DataFrame()
+    df = pd.concat(frames, ignore_index=True)
+    return df[[column, *[c for c in df.columns if c != column]]]
 
 
 def _json_safe(value: Any) -> Any:
@@ -39,7 +56,9 @@ class RunResult:
     - ``flows``: one row per flow (goodput, delay, jitter, loss, drops by cause...);
     - ``links``: one row per link direction (counters, utilisation, mean queue);
     - ``queue_series``: queue-length samples in long format (link, direction, time, packets, bytes,
-      avg), for the directions listed in ``[outputs] queue_series``.
+      avg), for the directions listed in ``[outputs] queue_series``;
+    - ``tcp_series`` and ``rtt_samples``: TCP sender state and RTT samples of the flows listed in
+      ``[outputs] tcp_series``.
     """
 
     def __init__(self, raw: dict, wall_time_s: float, version: str):
@@ -58,21 +77,32 @@ class RunResult:
 
     @property
     def flows(self) -> pd.DataFrame:
-        return pd.DataFrame([_flatten_drops(f) for f in self.raw["flows"]])
+        return pd.DataFrame([_flatten(f) for f in self.raw["flows"]])
 
     @property
     def links(self) -> pd.DataFrame:
-        return pd.DataFrame([_flatten_drops(link) for link in self.raw["links"]])
+        return pd.DataFrame([_flatten(link) for link in self.raw["links"]])
 
     @property
     def queue_series(self) -> pd.DataFrame:
-        rows = [
-            {"link": s["link"], "direction": s["direction"], **sample}
-            for s in self.raw["queue_series"]
-            for sample in s["samples"]
-        ]
         columns = ["link", "direction", "time", "packets", "bytes", "avg"]
-        return pd.DataFrame(rows, columns=columns)
+        frames = [
+            pd.DataFrame(s["samples"]).assign(link=s["link"], direction=s["direction"])
+            for s in self.raw["queue_series"]
+            if s["samples"]["time"]
+        ]
+        return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+
+    @property
+    def tcp_series(self) -> pd.DataFrame:
+        """Sender state of the flows in ``[outputs] tcp_series``: flow, time, cwnd, ssthresh, srtt,
+        rto, snd_una, snd_nxt, snd_max (one row per change)."""
+        return _series_frame(self.raw.get("tcp_series", []), "flow", "flow", "samples")
+
+    @property
+    def rtt_samples(self) -> pd.DataFrame:
+        """Every RTT sample of the flows in ``[outputs] tcp_series``: flow, time, rtt."""
+        return _series_frame(self.raw.get("tcp_series", []), "flow", "flow", "rtt")
 
     def to_json(self, path: str | Path | None = None) -> str:
         """The full result (plus the summary) as JSON; written to ``path`` if given."""

@@ -74,3 +74,26 @@ def links_table(result: RunResult) -> Table:
             drops,
         )
     return t
+
+
+def tcp_table(result: RunResult) -> Table | None:
+    """Per TCP flow: retransmissions by cause, timeouts (spurious), useful ratio, RTT, window."""
+    flows = [f for f in result.raw["flows"] if f.get("tcp")]
+    if not flows:
+        return None
+    t = Table(title="TCP", title_justify="left")
+    columns = ("flow", "variant", "retx fast/rec/RTO", "timeouts (spurious)", "useful ratio", "RTT ms", "final cwnd B")
+    for col in columns:
+        t.add_column(col, justify="left" if col in ("flow", "variant") else "right")
+    for f in flows:
+        tcp, rx = f["tcp"], f["tcp"]["retransmissions"]
+        t.add_row(
+            f["flow"],
+            tcp["variant"],
+            f"{rx['fast_retransmit']}/{rx['recovery']}/{rx['timeout']}",
+            f"{tcp['timeouts']} ({tcp['spurious_timeouts']})",
+            _num(tcp["useful_transmission_ratio"], 1.0, 4),
+            _num(tcp["rtt_mean_s"], 1e3),
+            f"{tcp['final_cwnd']:,}",
+        )
+    return t

@@ -14,6 +14,7 @@ pub mod packet;
 pub mod rng;
 pub mod scenario;
 pub mod stats;
+pub mod tcp;
 pub mod time;
 pub mod transport;
 pub mod units;

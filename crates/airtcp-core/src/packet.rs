@@ -118,6 +118,10 @@ pub struct TcpHeader {
     pub sack: [SackBlock; MAX_SACK_BLOCKS],
     /// Scheme-specific marks (cross-layer notifications, FEC); zero for plain TCP.
     pub scheme_flags: u16,
+    /// Transmission index of this byte range (0 = first copy, 1 = first retransmission, ...).
+    /// Simulator ground truth for spurious-timeout detection, not a header field: no model may
+    /// base a protocol decision on it.
+    pub tx_copy: u16,
 }
 
 /// The transport header of a packet.

@@ -17,6 +17,13 @@ fn with_flow(flow: &str) -> String {
     format!("{SIM}{NODES}{LINK}{flow}")
 }
 
+/// A TCP bulk flow whose transport table gets `keys`.
+fn with_tcp(keys: &str) -> String {
+    with_flow(&format!(
+        "[[flows]]\nsrc = \"a\"\ndst = \"b\"\ntransport = {{ type = \"tcp\", {keys} }}\napp = {{ type = \"bulk\" }}\n"
+    ))
+}
+
 /// (case, scenario, expected path, expected fragments of the message)
 fn cases() -> Vec<(&'static str, String, &'static str, Vec<&'static str>)> {
     vec![
@@ -225,6 +232,105 @@ fn cases() -> Vec<(&'static str, String, &'static str, Vec<&'static str>)> {
             with_flow("[[flows]]\nsrc = \"a\"\ndst = \"b\"\ntransport = \"sctp\"\napp = { type = \"cbr\", rate = \"1Mbps\" }\n"),
             "flows[0].transport",
             vec!["\"sctp\"", "allowed transports"],
+        ),
+        (
+            "unknown tcp variant",
+            with_tcp("variant = \"cubic\""),
+            "flows[0].transport.variant",
+            vec!["\"cubic\"", "allowed variants", "\"newreno\"", "\"westwood\""],
+        ),
+        (
+            "unknown tcp preset",
+            with_tcp("preset = \"linux\""),
+            "flows[0].transport.preset",
+            vec!["\"linux\"", "\"rfc\", \"ns2\""],
+        ),
+        ("unknown tcp key", with_tcp("mms = \"1460B\""), "flows[0].transport.mms", vec!["unknown field `mms`", "mss"]),
+        ("zero mss", with_tcp("mss = \"0B\""), "flows[0].transport.mss", vec!["\"0B\"", "1 to 65495 bytes"]),
+        (
+            "window below one segment",
+            with_tcp("window = \"100B\""),
+            "flows[0].transport.window",
+            vec!["\"100B\"", "at least one segment (1460 B)"],
+        ),
+        (
+            "bare initial window",
+            with_tcp("initial_window = 2"),
+            "flows[0].transport.initial_window",
+            vec!["bare number", "50pkt"],
+        ),
+        (
+            "delayed ack too long",
+            with_tcp("delayed_ack = \"600ms\""),
+            "flows[0].transport.delayed_ack",
+            vec!["\"600ms\"", "at most 500ms", "RFC 1122"],
+        ),
+        (
+            "delayed ack wrong type",
+            with_tcp("delayed_ack = 5"),
+            "flows[0].transport.delayed_ack",
+            vec!["5", "true, false or a time"],
+        ),
+        ("rto bounds", with_tcp("min_rto = \"2s\", max_rto = \"1s\""), "flows[0].transport.max_rto", vec!["min_rto <= max_rto"]),
+        ("rto unit", with_tcp("min_rto = \"200\""), "flows[0].transport.min_rto", vec!["needs a unit", "20ms"]),
+        (
+            "vegas key on newreno",
+            with_tcp("vegas_alpha = 2"),
+            "flows[0].transport.vegas_alpha",
+            vec!["applies only to variant \"vegas\""],
+        ),
+        (
+            "vegas alpha above beta",
+            with_tcp("variant = \"vegas\", vegas_alpha = 4, vegas_beta = 2"),
+            "flows[0].transport.vegas_alpha",
+            vec!["alpha <= beta"],
+        ),
+        (
+            "westwood gain",
+            with_tcp("variant = \"westwood\", westwood_gain = 1.5"),
+            "flows[0].transport.westwood_gain",
+            vec!["1.5", "[0, 1)"],
+        ),
+        (
+            "sack variant without sack",
+            with_tcp("variant = \"sack\", sack = false"),
+            "flows[0].transport.sack",
+            vec!["needs the SACK option"],
+        ),
+        ("dupthresh zero", with_tcp("dupthresh = 0"), "flows[0].transport.dupthresh", vec!["1 to 1000"]),
+        (
+            "bulk over udp",
+            with_flow("[[flows]]\nsrc = \"a\"\ndst = \"b\"\napp = { type = \"bulk\" }\n"),
+            "flows[0].app.type",
+            vec!["\"bulk\"", "UDP flow carries datagrams", "tcp"],
+        ),
+        (
+            "cbr over tcp",
+            with_flow("[[flows]]\nsrc = \"a\"\ndst = \"b\"\ntransport = \"tcp\"\napp = { type = \"cbr\", rate = \"1Mbps\" }\n"),
+            "flows[0].app.type",
+            vec!["\"cbr\"", "TCP flow carries a byte stream", "\"bulk\" or \"file\""],
+        ),
+        (
+            "empty file",
+            with_flow("[[flows]]\nsrc = \"a\"\ndst = \"b\"\ntransport = \"tcp\"\napp = { type = \"file\", size = \"0B\" }\n"),
+            "flows[0].app.size",
+            vec!["\"0B\"", "at least 1 byte"],
+        ),
+        (
+            "tcp series selector",
+            format!("{SIM}{NODES}{LINK}{FLOW}[outputs]\ntcp_series = [\"nope\"]\n"),
+            "outputs.tcp_series[0]",
+            vec!["\"nope\"", "no TCP flow matches", "there are no TCP flows"],
+        ),
+        (
+            "tcp needs a return path",
+            format!(
+                "{SIM}{NODES}[[nodes]]\nname = \"c\"\n{LINK}[[links]]\na = \"b\"\nb = \"c\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n\
+                 [routing]\nroutes = [{{ node = \"b\", destination = \"a\", via = \"c\" }}]\n\
+                 [[flows]]\nsrc = \"a\"\ndst = \"c\"\ntransport = \"tcp\"\napp = {{ type = \"bulk\" }}\n"
+            ),
+            "flows[0].src",
+            vec!["c cannot reach a", "the routes loop"],
         ),
         (
             "unreachable",

@@ -1,4 +1,5 @@
-//! Traffic sources: constant bit rate and Pareto ON/OFF (bulk and file transfers come with TCP).
+//! Traffic sources: constant bit rate and Pareto ON/OFF datagrams, and the byte-stream
+//! applications of TCP (bulk transfer and finite file transfer).
 
 pub mod cbr;
 pub mod pareto;
@@ -17,6 +18,13 @@ pub enum AppModel {
     Cbr(CbrParams),
     /// Pareto ON/OFF datagrams.
     Pareto(ParetoParams),
+    /// Bulk transfer (FTP): an unlimited byte stream from start to stop.
+    Bulk,
+    /// Finite file transfer of `size` bytes starting at the flow's start.
+    File {
+        /// Bytes to transfer.
+        size: u64,
+    },
 }
 
 impl AppModel {
@@ -25,7 +33,14 @@ impl AppModel {
         match self {
             AppModel::Cbr(_) => "cbr",
             AppModel::Pareto(_) => "pareto",
+            AppModel::Bulk => "bulk",
+            AppModel::File { .. } => "file",
         }
+    }
+
+    /// Whether this application writes a byte stream (TCP) rather than datagrams.
+    pub fn is_stream(&self) -> bool {
+        matches!(self, AppModel::Bulk | AppModel::File { .. })
     }
 }
 
@@ -39,11 +54,12 @@ pub enum Source {
 }
 
 impl Source {
-    /// Starts the source described by `model`.
-    pub fn new(model: &AppModel, rng: &mut SimRng) -> Self {
+    /// Starts the datagram source described by `model` (`None` for stream applications).
+    pub fn new(model: &AppModel, rng: &mut SimRng) -> Option<Self> {
         match model {
-            AppModel::Cbr(p) => Source::Cbr(*p),
-            AppModel::Pareto(p) => Source::Pareto(ParetoOnOff::new(*p, rng)),
+            AppModel::Cbr(p) => Some(Source::Cbr(*p)),
+            AppModel::Pareto(p) => Some(Source::Pareto(ParetoOnOff::new(*p, rng))),
+            AppModel::Bulk | AppModel::File { .. } => None,
         }
     }
 

@@ -7,6 +7,7 @@ use crate::app::AppModel;
 use crate::errmodel::LossModel;
 use crate::net::routing::Metric;
 use crate::packet::NodeId;
+use crate::tcp::TcpParams;
 use crate::time::SimTime;
 use crate::units::Amount;
 
@@ -126,6 +127,8 @@ pub struct FlowConfig {
     pub transport: TransportConfig,
     /// Application.
     pub app: AppModel,
+    /// Record the TCP state and RTT time series (`[outputs] tcp_series`).
+    pub record_series: bool,
 }
 
 /// Transport of a flow.
@@ -137,6 +140,8 @@ pub enum TransportConfig {
         /// Send datagrams as ECN-capable (ECT(0)).
         ecn: bool,
     },
+    /// TCP (one-way: data from source to destination, ACKs back).
+    Tcp(TcpParams),
 }
 
 impl TransportConfig {
@@ -144,6 +149,7 @@ impl TransportConfig {
     pub fn name(&self) -> &'static str {
         match self {
             TransportConfig::Udp { .. } => "udp",
+            TransportConfig::Tcp(_) => "tcp",
         }
     }
 
@@ -151,6 +157,7 @@ impl TransportConfig {
     pub fn needs_return_path(&self) -> bool {
         match self {
             TransportConfig::Udp { .. } => false,
+            TransportConfig::Tcp(_) => true,
         }
     }
 }

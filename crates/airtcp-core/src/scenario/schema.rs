@@ -234,9 +234,11 @@ pub struct RawFlow {
     pub src: String,
     /// Destination node.
     pub dst: String,
-    /// `"udp"` or `{ type = "udp", ecn = true }` (default `"udp"`).
+    /// `"udp"`, `"tcp"`, `{ type = "udp", ecn = true }` or `{ type = "tcp", ... }` (default
+    /// `"udp"`).
     pub transport: Option<toml::Value>,
-    /// The application: `{ type = "cbr", ... }` or `{ type = "pareto", ... }`.
+    /// The application: `{ type = "cbr", ... }` or `{ type = "pareto", ... }` over UDP;
+    /// `{ type = "bulk" }` or `{ type = "file", size = "1MB" }` over TCP.
     pub app: Tagged,
     /// Start time (default `"0s"`).
     pub start: Option<Quantity>,
@@ -253,6 +255,91 @@ pub struct RawUdp {
     pub kind: String,
     /// Mark datagrams ECN-capable (default false).
     pub ecn: Option<bool>,
+}
+
+/// `transport = { type = "tcp", ... }`: every key is optional.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTcp {
+    /// Always `"tcp"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// `"tahoe"`, `"reno"`, `"newreno"` (default), `"sack"`, `"vegas"`, `"westwood"`.
+    pub variant: Option<String>,
+    /// Defaults to start from: `"rfc"` (default) or `"ns2"` (ns-2.35 Agent/TCP: RTO in 10 ms ticks
+    /// with min 0.2 s and initial 3 s, initial window 2 segments, window 20 packets, delayed-ACK
+    /// interval 100 ms).
+    pub preset: Option<String>,
+    /// Maximum segment size (payload), default `"1460B"`.
+    pub mss: Option<Quantity>,
+    /// IP + TCP header bytes per packet, default `"40B"`.
+    pub header: Option<Quantity>,
+    /// Count option bytes (timestamps, SACK) in packet sizes (default false, as ns-2).
+    pub option_bytes: Option<bool>,
+    /// Initial congestion window: `"2pkt"` (segments) or bytes; default per RFC 5681.
+    pub initial_window: Option<Quantity>,
+    /// Initial slow-start threshold (`"64KB"` or `"40pkt"`); default unbounded.
+    pub initial_ssthresh: Option<Quantity>,
+    /// Receive buffer = advertised window (`"20pkt"` or `"64KB"`); default `"65535B"` (rfc) or
+    /// `"20pkt"` (ns2).
+    pub window: Option<Quantity>,
+    /// Delayed ACKs: `false` (default), `true` (preset interval: rfc 200 ms, ns2 100 ms) or a
+    /// time such as `"100ms"` (at most 500 ms).
+    pub delayed_ack: Option<toml::Value>,
+    /// RFC 7323 timestamps (default false).
+    pub timestamps: Option<bool>,
+    /// SACK option (default: true for variant `"sack"`, else false).
+    pub sack: Option<bool>,
+    /// RFC 3168 ECN (default false).
+    pub ecn: Option<bool>,
+    /// Duplicate-ACK threshold (default 3).
+    pub dupthresh: Option<i64>,
+    /// RFC 3042 limited transmit (default false).
+    pub limited_transmit: Option<bool>,
+    /// Maximum segments sent per event, 0 = unlimited (default 0).
+    pub max_burst: Option<i64>,
+    /// RTO estimator: `"rfc6298"` or `"ns2"` (default from the preset).
+    pub rto_algorithm: Option<String>,
+    /// Minimum RTO (rfc 1 s, ns2 0.2 s).
+    pub min_rto: Option<Quantity>,
+    /// Maximum RTO (rfc 60 s, ns2 100000 s).
+    pub max_rto: Option<Quantity>,
+    /// RTO before the first RTT sample (rfc 1 s, ns2 3 s).
+    pub initial_rto: Option<Quantity>,
+    /// Clock granularity / ns-2 tick (rfc 1 ms, ns2 10 ms).
+    pub clock_granularity: Option<Quantity>,
+    /// Forget SACK information after a timeout (default false).
+    pub clear_sack_on_rto: Option<bool>,
+    /// Vegas alpha, segments (default 1).
+    pub vegas_alpha: Option<i64>,
+    /// Vegas beta, segments (default 3).
+    pub vegas_beta: Option<i64>,
+    /// Vegas gamma, segments (default 1).
+    pub vegas_gamma: Option<i64>,
+    /// Westwood+ filter gain in [0, 1) (default 0.9).
+    pub westwood_gain: Option<f64>,
+    /// Westwood+ minimum sampling interval (default `"0s"`).
+    pub westwood_min_interval: Option<Quantity>,
+}
+
+/// `app = { type = "bulk" }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawBulk {
+    /// Always `"bulk"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+}
+
+/// `app = { type = "file", size = "1MB" }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawFile {
+    /// Always `"file"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Bytes to transfer.
+    pub size: Quantity,
 }
 
 /// `app = { type = "cbr", ... }`.
@@ -299,4 +386,8 @@ pub struct RawOutputs {
     /// `"<link>:<from>-><to>"`.
     #[serde(default)]
     pub queue_series: Vec<String>,
+    /// Record TCP time series (cwnd, ssthresh, srtt, rto, sequence numbers, RTT samples): `"*"`
+    /// (every TCP flow) or a flow name.
+    #[serde(default)]
+    pub tcp_series: Vec<String>,
 }

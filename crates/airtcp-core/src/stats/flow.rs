@@ -4,8 +4,13 @@
 //! - delay of a packet = receive time - creation time at the source transport;
 //! - jitter = mean of |d[i+1] - d[i]| over consecutively *received* packets (the definition used by
 //!   Afrakhteh 2005; RFC 3550's smoothed interarrival jitter is a different quantity);
-//! - goodput = payload bits received inside the measurement window `[t0, t1]` / (t1 - t0), with
+//! - goodput = application bytes *delivered* (UDP: every received datagram; TCP: in-order stream
+//!   bytes, each counted once) inside the measurement window `[t0, t1]`, in bits / (t1 - t0), with
 //!   `t0 = max(flow start, warm-up)` and `t1 = min(flow stop, end of run)`;
+//! - throughput = payload bits the source transport sent inside the window (TCP retransmissions
+//!   included) / (t1 - t0);
+//! - packet counters (tx, rx, lost, in flight) count data packets only; TCP ACKs lost in the
+//!   network are counted separately (`ack_drops`);
 //! - loss % = packets lost / (packets sent - packets still in flight at the end), where lost =
 //!   sent - received - in flight; packets still in a queue or on a wire when the run stops are
 //!   neither received nor lost.
@@ -22,9 +27,12 @@ pub struct FlowMonitor {
     pub window_end: SimTime,
     tx_packets: u64,
     tx_bytes: u64,
+    tx_bytes_window: u64,
     rx_packets: u64,
     rx_bytes: u64,
-    rx_bytes_window: u64,
+    delivered_bytes: u64,
+    delivered_bytes_window: u64,
+    ack_drops: u64,
     delay_sum_ns: u128,
     delay_max: SimTime,
     last_delay: Option<SimTime>,
@@ -54,16 +62,21 @@ pub struct FlowReport {
     pub tx_bytes: u64,
     /// Packets received by the sink.
     pub rx_packets: u64,
-    /// Payload bytes received.
+    /// Payload bytes received (TCP: duplicates included).
     pub rx_bytes: u64,
+    /// Application bytes delivered (UDP: as `rx_bytes`; TCP: in order, each byte once).
+    pub delivered_bytes: u64,
     /// Packets dropped in the network.
     pub lost_packets: u64,
     /// Packets still in flight when the run ended.
     pub in_flight_packets: u64,
     /// Lost / (sent - in flight), in percent.
     pub loss_pct: f64,
-    /// Payload bits received in the window per second of window.
+    /// Delivered application bits in the window per second of window.
     pub goodput_bps: f64,
+    /// Payload bits sent by the source transport in the window per second (retransmissions
+    /// included).
+    pub throughput_bps: f64,
     /// Mean one-way delay in seconds (NaN if nothing was received).
     pub mean_delay_s: f64,
     /// Largest one-way delay in seconds.
@@ -74,8 +87,13 @@ pub struct FlowReport {
     pub first_rx_s: f64,
     /// Last reception, seconds (NaN if none).
     pub last_rx_s: f64,
-    /// Drops by cause.
+    /// Drops of data packets by cause.
     pub drops: DropCounts,
+    /// TCP ACKs dropped in the network.
+    pub ack_drops: u64,
+    /// TCP statistics (TCP flows only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tcp: Option<crate::tcp::metrics::TcpReport>,
 }
 
 /// Static description of a flow for its report.
@@ -98,11 +116,34 @@ impl FlowMonitor {
         FlowMonitor { window_start, window_end, ..Default::default() }
     }
 
-    /// The source sent a packet carrying `payload` bytes.
     #[inline]
-    pub fn on_sent(&mut self, payload: u32) {
+    fn in_window(&self, now: SimTime) -> bool {
+        now >= self.window_start && now <= self.window_end
+    }
+
+    /// The source sent, at `now`, a packet carrying `payload` bytes.
+    #[inline]
+    pub fn on_sent(&mut self, now: SimTime, payload: u32) {
         self.tx_packets += 1;
         self.tx_bytes += payload as u64;
+        if self.in_window(now) {
+            self.tx_bytes_window += payload as u64;
+        }
+    }
+
+    /// `bytes` application bytes were delivered at `now` (goodput).
+    #[inline]
+    pub fn on_delivered(&mut self, now: SimTime, bytes: u64) {
+        self.delivered_bytes += bytes;
+        if self.in_window(now) {
+            self.delivered_bytes_window += bytes;
+        }
+    }
+
+    /// A TCP ACK of this flow was dropped.
+    #[inline]
+    pub fn on_ack_dropped(&mut self) {
+        self.ack_drops += 1;
     }
 
     /// The sink received, at `now`, a packet created at `created` carrying `payload` bytes.
@@ -110,9 +151,6 @@ impl FlowMonitor {
     pub fn on_received(&mut self, now: SimTime, created: SimTime, payload: u32) {
         self.rx_packets += 1;
         self.rx_bytes += payload as u64;
-        if now >= self.window_start && now <= self.window_end {
-            self.rx_bytes_window += payload as u64;
-        }
         let d = now - created;
         self.delay_sum_ns += d.as_nanos() as u128;
         self.delay_max = self.delay_max.max(d);
@@ -153,16 +191,20 @@ impl FlowMonitor {
             tx_bytes: self.tx_bytes,
             rx_packets: self.rx_packets,
             rx_bytes: self.rx_bytes,
+            delivered_bytes: self.delivered_bytes,
             lost_packets: lost,
             in_flight_packets: in_flight,
             loss_pct: if settled == 0 { 0.0 } else { 100.0 * lost as f64 / settled as f64 },
-            goodput_bps: if window > 0.0 { self.rx_bytes_window as f64 * 8.0 / window } else { 0.0 },
+            goodput_bps: if window > 0.0 { self.delivered_bytes_window as f64 * 8.0 / window } else { 0.0 },
+            throughput_bps: if window > 0.0 { self.tx_bytes_window as f64 * 8.0 / window } else { 0.0 },
             mean_delay_s: if self.rx_packets == 0 { nan } else { self.delay_sum_ns as f64 * 1e-9 / self.rx_packets as f64 },
             max_delay_s: self.delay_max.as_secs_f64(),
             jitter_s: if self.jitter_count == 0 { nan } else { self.jitter_sum_ns as f64 * 1e-9 / self.jitter_count as f64 },
             first_rx_s: secs(self.first_rx),
             last_rx_s: secs(self.last_rx),
             drops: self.drops.clone(),
+            ack_drops: self.ack_drops,
+            tcp: None,
         }
     }
 }
@@ -175,12 +217,14 @@ mod tests {
     fn delay_jitter_goodput_and_loss() {
         let mut m = FlowMonitor::new(SimTime::from_secs(1), SimTime::from_secs(3));
         for _ in 0..5 {
-            m.on_sent(1000);
+            m.on_sent(SimTime::from_millis(100), 1000);
         }
         // Delays 10, 14, 12 ms: jitter = (4 + 2)/2 = 3 ms; mean 12 ms.
-        m.on_received(SimTime::from_millis(500), SimTime::from_millis(490), 1000); // before window
-        m.on_received(SimTime::from_millis(1500), SimTime::from_millis(1486), 1000);
-        m.on_received(SimTime::from_millis(2500), SimTime::from_millis(2488), 1000);
+        for (at, created) in [(500, 490), (1500, 1486), (2500, 2488)] {
+            // The first is before the window.
+            m.on_received(SimTime::from_millis(at), SimTime::from_millis(created), 1000);
+            m.on_delivered(SimTime::from_millis(at), 1000);
+        }
         m.on_dropped(DropCause::QueueOverflow);
         let labels = FlowLabels { flow: "f", src: "a", dst: "b", transport: "udp", app: "cbr" };
         let r = m.report(labels, 1);

@@ -1,5 +1,6 @@
 //! Statistics: drop causes, per-flow monitors and the report types of a run.
 
+pub mod columnar;
 pub mod drop;
 pub mod flow;
 

@@ -1,8 +1,9 @@
-//! Transport agents. UDP lives here; TCP has its own module.
+//! Transport agents. UDP lives here; TCP has its own module ([`crate::tcp`]).
 
 pub mod udp;
 
 use crate::packet::NodeId;
+use crate::tcp::agent::{TcpReceiverAgent, TcpSenderAgent};
 
 /// A transport endpoint, addressed by its index (its "port").
 #[derive(Clone, Debug)]
@@ -11,6 +12,10 @@ pub enum Agent {
     UdpSender(udp::UdpSender),
     /// Receiving side of a UDP flow.
     UdpSink(udp::UdpSink),
+    /// Sending side of a TCP flow.
+    TcpSender(Box<TcpSenderAgent>),
+    /// Receiving side of a TCP flow.
+    TcpReceiver(Box<TcpReceiverAgent>),
 }
 
 impl Agent {
@@ -19,6 +24,8 @@ impl Agent {
         match self {
             Agent::UdpSender(a) => a.node,
             Agent::UdpSink(a) => a.node,
+            Agent::TcpSender(a) => a.node,
+            Agent::TcpReceiver(a) => a.node,
         }
     }
 }

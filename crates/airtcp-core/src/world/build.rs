@@ -1,7 +1,7 @@
 //! Construction of a world from a validated configuration.
 
-use super::{Event, Flow, World};
-use crate::app::Source;
+use super::{Event, Flow, FlowApp, TcpTruth, World};
+use crate::app::{AppModel, Source};
 use crate::errmodel::LossProcess;
 use crate::kernel::{Scheduler, Timer};
 use crate::net::queue::Queue;
@@ -13,6 +13,7 @@ use crate::rng::RngFactory;
 use crate::scenario::Config;
 use crate::scenario::config::{DirConfig, LinkConfig, TransportConfig};
 use crate::stats::FlowMonitor;
+use crate::tcp::agent::{TcpReceiverAgent, TcpSenderAgent};
 use crate::time::SimTime;
 use crate::transport::Agent;
 use crate::transport::udp::{UdpSender, UdpSink};
@@ -75,12 +76,38 @@ impl World {
         for (i, fc) in config.flows.iter().enumerate() {
             let flow = FlowId(i as u32);
             let (sender, sink) = (agents.len() as u32, agents.len() as u32 + 1);
-            let TransportConfig::Udp { ecn } = fc.transport;
-            let ecn = if ecn { Ecn::Ect0 } else { Ecn::NotEct };
-            agents.push(Agent::UdpSender(UdpSender::new(fc.src, sender, fc.dst, sink, flow, ecn)));
-            agents.push(Agent::UdpSink(UdpSink { node: fc.dst, flow }));
+            let mut tcp = None;
+            match fc.transport {
+                TransportConfig::Udp { ecn } => {
+                    let ecn = if ecn { Ecn::Ect0 } else { Ecn::NotEct };
+                    agents.push(Agent::UdpSender(UdpSender::new(fc.src, sender, fc.dst, sink, flow, ecn)));
+                    agents.push(Agent::UdpSink(UdpSink { node: fc.dst, flow }));
+                }
+                TransportConfig::Tcp(p) => {
+                    let mut s = TcpSenderAgent::new(fc.src, sender, fc.dst, sink, flow, &p);
+                    if fc.record_series {
+                        s.engine.record_series();
+                    }
+                    let mut r = TcpReceiverAgent::new(fc.dst, sink, fc.src, sender, flow, &p);
+                    if let AppModel::File { size } = fc.app {
+                        r.engine.expected_total = Some(size);
+                    }
+                    agents.push(Agent::TcpSender(Box::new(s)));
+                    agents.push(Agent::TcpReceiver(Box::new(r)));
+                    tcp = Some(TcpTruth::default());
+                }
+            }
             let mut rng = rngs.stream(&format!("flows/{}/app", fc.name));
-            let source = Source::new(&fc.app, &mut rng);
+            let app = match Source::new(&fc.app, &mut rng) {
+                Some(source) => FlowApp::Datagram { source, rng },
+                None => FlowApp::Stream {
+                    bytes: match fc.app {
+                        AppModel::File { size } => Some(size),
+                        _ => None,
+                    },
+                    started: false,
+                },
+            };
             let stop = fc.stop.unwrap_or(config.duration).min(config.duration);
             let window_start = fc.start.max(config.warmup);
             let mut timer = Timer::new();
@@ -90,15 +117,27 @@ impl World {
             }
             flows.push(Flow {
                 config: fc.clone(),
-                source,
+                app,
                 timer,
-                rng,
                 sender,
                 sink,
                 monitor: FlowMonitor::new(window_start, stop.max(window_start)),
+                tcp,
             });
         }
-        World { sched, packets: PacketPool::new(), nodes, channels, agents, flows, config: config.clone(), seed, replication }
+        World {
+            sched,
+            packets: PacketPool::new(),
+            nodes,
+            channels,
+            agents,
+            flows,
+            config: config.clone(),
+            seed,
+            replication,
+            seg_scratch: Vec::with_capacity(64),
+            pkt_scratch: Vec::with_capacity(64),
+        }
     }
 
     /// Name of node `id`.

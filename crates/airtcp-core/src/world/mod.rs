@@ -2,24 +2,28 @@
 //!
 //! Components are plain data with methods that do not know about each other; the world moves
 //! packets between them. Handlers live in submodules by concern: [`net`] (forwarding and wired
-//! links), [`flows`] (applications and transport agents), [`build`] (construction from a
-//! validated [`Config`]) and [`report`] (the results of a run).
+//! links), [`flows`] (applications and UDP agents), [`tcp`] (TCP agents, their timers and the
+//! ground-truth bookkeeping), [`build`] (construction from a validated [`Config`]) and [`report`]
+//! (the results of a run).
 
 mod build;
 mod flows;
 mod net;
 mod report;
+mod tcp;
 
 pub use report::{LinkReport, QueueSeries, RunResult};
 
 use crate::app::Source;
 use crate::kernel::{Scheduler, Timer};
 use crate::net::{Channel, Node};
-use crate::packet::PacketPool;
+use crate::packet::{PacketId, PacketPool};
 use crate::rng::SimRng;
 use crate::scenario::Config;
 use crate::scenario::config::FlowConfig;
 use crate::stats::FlowMonitor;
+use crate::tcp::agent::TcpTimer;
+use crate::tcp::sender::SegmentOut;
 use crate::time::SimTime;
 use crate::transport::Agent;
 
@@ -47,24 +51,61 @@ pub enum Event {
         /// Timer generation.
         generation: u32,
     },
+    /// A timer of TCP agent `agent` fired.
+    Tcp {
+        /// Agent index.
+        agent: u32,
+        /// Which timer.
+        timer: TcpTimer,
+        /// Timer generation.
+        generation: u32,
+    },
 }
 
-/// One application flow: its source, its two transport agents and its monitor.
+/// What drives a flow's sender.
+pub enum FlowApp {
+    /// A datagram source (UDP): the timer fires once per datagram.
+    Datagram {
+        /// The source.
+        source: Source,
+        /// Its random stream.
+        rng: SimRng,
+    },
+    /// A byte-stream application (TCP): the timer fires at the start and, for bulk transfers
+    /// with a stop time, at the stop.
+    Stream {
+        /// Bytes to transfer (`None`: unlimited bulk).
+        bytes: Option<u64>,
+        /// Whether the start has happened.
+        started: bool,
+    },
+}
+
+/// Ground truth of a TCP flow that only the simulator knows.
+#[derive(Clone, Debug, Default)]
+pub struct TcpTruth {
+    /// Timeouts whose earlier copy was delivered (or later was).
+    pub spurious_timeouts: u64,
+    /// Timeouts whose earlier copies are still in the network: (seq, copies before, alive).
+    pub pending: Vec<(u64, u16, u32)>,
+}
+
+/// One application flow: its application, its two transport agents and its monitor.
 pub struct Flow {
     /// The validated configuration.
     pub config: FlowConfig,
-    /// Datagram source (UDP flows).
-    pub source: Source,
-    /// Next-datagram timer.
+    /// The application.
+    pub app: FlowApp,
+    /// Application timer (next datagram, or stream start/stop).
     pub timer: Timer,
-    /// The source's random stream.
-    pub rng: SimRng,
     /// Sending agent index.
     pub sender: u32,
     /// Receiving agent index.
     pub sink: u32,
     /// Statistics.
     pub monitor: FlowMonitor,
+    /// TCP ground truth (TCP flows only).
+    pub tcp: Option<TcpTruth>,
 }
 
 /// Everything in one run.
@@ -78,6 +119,9 @@ pub struct World {
     pub(crate) config: Config,
     pub(crate) seed: u64,
     pub(crate) replication: u64,
+    /// Reused buffers for TCP output (no allocation per event).
+    pub(crate) seg_scratch: Vec<SegmentOut>,
+    pub(crate) pkt_scratch: Vec<PacketId>,
 }
 
 impl World {
@@ -110,6 +154,7 @@ impl World {
             Event::TxDone { chan, pkt } => self.on_tx_done(chan, pkt),
             Event::Arrive { chan, pkt } => self.on_arrive(chan, pkt),
             Event::App { flow, generation } => self.on_app_timer(flow, generation),
+            Event::Tcp { agent, timer, generation } => self.on_tcp_timer(agent, timer, generation),
         }
     }
 }

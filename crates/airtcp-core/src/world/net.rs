@@ -46,12 +46,15 @@ impl World {
         let now = self.sched.now();
         let pkt = &self.packets[id];
         let port = pkt.transport.dst_port();
-        match port.and_then(|p| self.agents.get(p as usize)) {
-            Some(Agent::UdpSink(sink)) if sink.node == node => {
-                if let Transport::Udp(_) = pkt.transport {
-                    self.flows[sink.flow.0 as usize].monitor.on_received(now, pkt.created, pkt.payload);
-                }
+        match (port.and_then(|p| self.agents.get(p as usize)), &pkt.transport) {
+            (Some(Agent::UdpSink(sink)), Transport::Udp(_)) if sink.node == node => {
+                let m = &mut self.flows[sink.flow.0 as usize].monitor;
+                m.on_received(now, pkt.created, pkt.payload);
+                m.on_delivered(now, pkt.payload as u64);
                 self.packets.free(id);
+            }
+            (Some(a @ (Agent::TcpSender(_) | Agent::TcpReceiver(_))), Transport::Tcp(_)) if a.node() == node => {
+                self.tcp_deliver(port.expect("matched"), id);
             }
             _ => self.drop_packet(id, DropCause::NoRoute),
         }
@@ -60,7 +63,8 @@ impl World {
     /// Removes a packet from the network, counting the drop against its flow.
     pub(crate) fn drop_packet(&mut self, id: PacketId, cause: DropCause) {
         let flow = self.packets[id].flow;
-        if let Some(f) = self.flows.get_mut(flow.0 as usize) {
+        let is_ack = self.tcp_on_drop(id, cause);
+        if !is_ack && let Some(f) = self.flows.get_mut(flow.0 as usize) {
             f.monitor.on_dropped(cause);
         }
         self.packets.free(id);

@@ -4,6 +4,8 @@ use super::World;
 use crate::net::ChannelCounters;
 use crate::net::queue::QueueSample;
 use crate::stats::{FlowLabels, FlowReport};
+use crate::tcp::metrics::{RetxCause, RetxReport, TcpReport, TcpSeries};
+use crate::transport::Agent;
 
 /// Statistics of one link direction.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -27,6 +29,8 @@ pub struct LinkReport {
     pub mean_queue_packets: f64,
 }
 
+crate::columnar!(queue_columns, QueueSample, time, packets, bytes, avg);
+
 /// Queue-length samples of one link direction.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct QueueSeries {
@@ -34,7 +38,8 @@ pub struct QueueSeries {
     pub link: String,
     /// Direction, `"<from>-><to>"`.
     pub direction: String,
-    /// One sample per change of the queue length.
+    /// One sample per change of the queue length (written as columns).
+    #[serde(serialize_with = "queue_columns")]
     pub samples: Vec<QueueSample>,
 }
 
@@ -60,6 +65,8 @@ pub struct RunResult {
     pub links: Vec<LinkReport>,
     /// Queue-length series requested by the scenario.
     pub queue_series: Vec<QueueSeries>,
+    /// TCP time series requested by the scenario (`[outputs] tcp_series`).
+    pub tcp_series: Vec<TcpSeries>,
 }
 
 impl World {
@@ -68,7 +75,9 @@ impl World {
         let now = self.sched.now();
         let mut in_flight = vec![0u64; self.flows.len()];
         for p in self.packets.iter_live() {
-            if let Some(c) = in_flight.get_mut(p.flow.0 as usize) {
+            if p.payload > 0
+                && let Some(c) = in_flight.get_mut(p.flow.0 as usize)
+            {
                 *c += 1;
             }
         }
@@ -84,9 +93,23 @@ impl World {
                     transport: f.config.transport.name(),
                     app: f.config.app.name(),
                 };
-                f.monitor.report(labels, inflight)
+                let mut r = f.monitor.report(labels, inflight);
+                r.tcp = self.tcp_report(f);
+                r
             })
             .collect();
+        let mut tcp_series = Vec::new();
+        for f in &self.flows {
+            if let Agent::TcpSender(a) = &mut self.agents[f.sender as usize]
+                && a.engine.c.series.is_some()
+            {
+                tcp_series.push(TcpSeries {
+                    flow: f.config.name.clone(),
+                    samples: a.engine.c.series.take().unwrap_or_default(),
+                    rtt: a.engine.c.rtt_series.take().unwrap_or_default(),
+                });
+            }
+        }
         let mut links = Vec::with_capacity(self.channels.len());
         let mut queue_series = Vec::new();
         for c in &mut self.channels {
@@ -117,6 +140,61 @@ impl World {
             flows,
             links,
             queue_series,
+            tcp_series,
         }
+    }
+
+    fn tcp_report(&self, f: &super::Flow) -> Option<TcpReport> {
+        let (Agent::TcpSender(s), Agent::TcpReceiver(r)) = (&self.agents[f.sender as usize], &self.agents[f.sink as usize])
+        else {
+            return None;
+        };
+        let st = s.engine.stats();
+        let rs = &r.engine.stats;
+        let nan = f64::NAN;
+        let secs = |t: Option<crate::time::SimTime>| t.map_or(nan, |t| t.as_secs_f64());
+        let since_start = |t: Option<crate::time::SimTime>| t.map_or(nan, |t| (t - f.config.start).as_secs_f64());
+        let retx = |c: RetxCause| st.retx[c.index()];
+        Some(TcpReport {
+            variant: s.engine.c.p.variant.name().to_string(),
+            segments_sent: st.segments_sent,
+            bytes_sent: st.bytes_sent,
+            retransmissions: RetxReport {
+                fast_retransmit: retx(RetxCause::FastRetransmit),
+                recovery: retx(RetxCause::Recovery),
+                timeout: retx(RetxCause::Timeout),
+                notification: retx(RetxCause::Notification),
+                total: st.retransmissions(),
+            },
+            retransmitted_bytes: st.retx_bytes,
+            timeouts: st.timeouts,
+            spurious_timeouts: f.tcp.as_ref().map_or(0, |t| t.spurious_timeouts),
+            mean_timeout_rto_s: if st.timeouts == 0 {
+                nan
+            } else {
+                st.timeout_base_rto_sum_ns as f64 * 1e-9 / st.timeouts as f64
+            },
+            fast_recoveries: st.recoveries,
+            loss_indications: st.recoveries + st.timeout_sequences,
+            useful_transmission_ratio: if st.bytes_sent == 0 { nan } else { rs.unique_bytes as f64 / st.bytes_sent as f64 },
+            duplicate_bytes_received: rs.duplicate_bytes,
+            ecn_reductions: st.ecn_reductions,
+            ece_acks: st.ece_acks,
+            ce_marked: rs.ce_marked,
+            acks_sent: rs.acks_sent,
+            acks_received: st.acks_received,
+            dupacks: st.dupacks,
+            max_ack_delay_s: rs.max_ack_delay.as_secs_f64(),
+            rtt_samples: st.rtt_count,
+            rtt_mean_s: if st.rtt_count == 0 { nan } else { st.rtt_sum_ns as f64 * 1e-9 / st.rtt_count as f64 },
+            rtt_min_s: secs(st.rtt_min),
+            rtt_max_s: secs(st.rtt_max),
+            final_srtt_s: secs(s.engine.c.rto.srtt()),
+            final_rto_s: s.engine.c.rto.rto().as_secs_f64(),
+            final_cwnd: s.engine.c.cwnd,
+            notifications: st.eln + st.ersn,
+            completion_time_s: since_start(rs.complete_at),
+            sender_done_s: since_start(st.done_at),
+        })
     }
 }

@@ -5,7 +5,7 @@ use crate::app::{AppModel, CbrParams, ParetoParams};
 use crate::packet::{IP_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::scenario::config::{FlowConfig, TransportConfig};
 use crate::scenario::error::show;
-use crate::scenario::schema::{Quantity, RawCbr, RawFlow, RawPareto, RawUdp, Tagged};
+use crate::scenario::schema::{Quantity, RawBulk, RawCbr, RawFile, RawFlow, RawPareto, RawUdp, Tagged};
 use crate::time::SimTime;
 use std::collections::BTreeMap;
 
@@ -49,20 +49,35 @@ impl Validator<'_> {
             }
             let transport = self.transport(f.transport.as_ref(), &join(&path, "transport"));
             let app = self.app(&f.app, &join(&path, "app"));
+            if let (Some(t), Some(a)) = (&transport, &app) {
+                let tcp = matches!(t, TransportConfig::Tcp(_));
+                if tcp != a.is_stream() {
+                    let allowed = if tcp {
+                        "a TCP flow carries a byte stream: use app type \"bulk\" or \"file\""
+                    } else {
+                        "a UDP flow carries datagrams: use app type \"cbr\" or \"pareto\" (or transport = \"tcp\" for bulk/file)"
+                    };
+                    self.errs.push(join(&path, "app.type"), Some(format!("{:?}", a.name())), allowed);
+                }
+            }
             if self.errs.len() == before
                 && let (Some(src), Some(dst), Some(transport), Some(app)) = (src, dst, transport, app)
             {
-                out.push(FlowConfig { name, src, dst, start, stop, transport, app });
+                out.push(FlowConfig { name, src, dst, start, stop, transport, app, record_series: false });
             }
         }
         out
     }
 
     fn transport(&mut self, raw: Option<&toml::Value>, path: &str) -> Option<TransportConfig> {
-        let allowed = "allowed transports: \"udp\"";
+        let allowed = "allowed transports: \"udp\", \"tcp\"";
         match raw {
             None => Some(TransportConfig::Udp { ecn: false }),
             Some(toml::Value::String(s)) if s == "udp" => Some(TransportConfig::Udp { ecn: false }),
+            Some(toml::Value::String(s)) if s == "tcp" => self.tcp(None, path).map(TransportConfig::Tcp),
+            Some(t @ toml::Value::Table(_)) if t.get("type").and_then(|k| k.as_str()) == Some("tcp") => {
+                self.tcp(Some(t), path).map(TransportConfig::Tcp)
+            }
             Some(t @ toml::Value::Table(_)) if t.get("type").and_then(|k| k.as_str()) == Some("udp") => {
                 let u = self.decode::<RawUdp>(t, path)?;
                 Some(TransportConfig::Udp { ecn: u.ecn.unwrap_or(false) })
@@ -98,9 +113,24 @@ impl Validator<'_> {
                 Some(AppModel::Cbr(CbrParams { rate_bps: rate?, payload: payload?, randomize: c.randomize.unwrap_or(false) }))
             }
             Some("pareto") => self.pareto(raw, path),
+            Some("bulk") => {
+                self.decode::<RawBulk>(raw, path)?;
+                Some(AppModel::Bulk)
+            }
+            Some("file") => {
+                let f = self.decode::<RawFile>(raw, path)?;
+                let p = join(path, "size");
+                let size = self.size(&f.size, &p)?;
+                if size == 0 {
+                    self.errs.bad(p, &f.size.0, "a file must have at least 1 byte");
+                    return None;
+                }
+                Some(AppModel::File { size })
+            }
             _ => {
                 let shown = raw.get("type").map(show);
-                self.errs.push(join(path, "type"), shown, "allowed applications: \"cbr\", \"pareto\" (set with type = ...)");
+                let msg = "allowed applications: \"cbr\", \"pareto\" (UDP), \"bulk\", \"file\" (TCP) (set with type = ...)";
+                self.errs.push(join(path, "type"), shown, msg);
                 None
             }
         }

@@ -5,6 +5,7 @@
 mod flows;
 mod loss;
 mod net;
+mod tcp;
 
 use super::config::{Config, RoutingConfig};
 use super::error::{Errors, ScenarioError, show};
@@ -39,8 +40,9 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
     let nodes = v.nodes(&raw.nodes);
     let mut links = v.links(&raw.links);
     let routing = v.routing(raw.routing.as_ref(), &links);
-    v.outputs(raw.outputs.as_ref(), &mut links, &nodes);
-    let flows = v.flows(&raw.flows, duration);
+    let tcp_series = v.outputs(raw.outputs.as_ref(), &mut links, &nodes);
+    let mut flows = v.flows(&raw.flows, duration);
+    v.tcp_series(&tcp_series, &mut flows);
     if v.errs.is_empty() {
         v.check_reachability(&nodes, &links, &routing, &flows);
     }

@@ -136,9 +136,11 @@ impl Validator<'_> {
         })
     }
 
-    pub(super) fn outputs(&mut self, raw: Option<&toml::Value>, links: &mut [LinkConfig], nodes: &[String]) {
-        let Some(raw) = raw else { return };
-        let Some(o) = self.decode::<RawOutputs>(raw, "outputs") else { return };
+    /// Applies `[outputs]` to the links; returns the `tcp_series` selectors (resolved against the
+    /// flows by [`Validator::tcp_series`]).
+    pub(super) fn outputs(&mut self, raw: Option<&toml::Value>, links: &mut [LinkConfig], nodes: &[String]) -> Vec<String> {
+        let Some(raw) = raw else { return vec![] };
+        let Some(o) = self.decode::<RawOutputs>(raw, "outputs") else { return vec![] };
         for (i, sel) in o.queue_series.iter().enumerate() {
             let mut matched = false;
             for l in links.iter_mut() {
@@ -160,6 +162,37 @@ impl Validator<'_> {
                         "no link direction matches; use \"*\", a link name ({}) or \"<link>:<from>-><to>\"",
                         names.join(", ")
                     ),
+                );
+            }
+        }
+        o.tcp_series
+    }
+
+    /// Marks the flows selected by `[outputs] tcp_series` for recording.
+    pub(super) fn tcp_series(&mut self, selectors: &[String], flows: &mut [FlowConfig]) {
+        for (i, sel) in selectors.iter().enumerate() {
+            let mut matched = false;
+            for f in flows.iter_mut() {
+                if matches!(f.transport, crate::scenario::config::TransportConfig::Tcp(_)) && (sel == "*" || *sel == f.name) {
+                    f.record_series = true;
+                    matched = true;
+                }
+            }
+            if !matched {
+                let names: Vec<&str> = flows
+                    .iter()
+                    .filter(|f| matches!(f.transport, crate::scenario::config::TransportConfig::Tcp(_)))
+                    .map(|f| f.name.as_str())
+                    .collect();
+                let known = if names.is_empty() {
+                    "there are no TCP flows".to_string()
+                } else {
+                    format!("TCP flows: {}", names.join(", "))
+                };
+                self.errs.push(
+                    format!("outputs.tcp_series[{i}]"),
+                    Some(format!("{sel:?}")),
+                    format!("no TCP flow matches; use \"*\" or a TCP flow's name ({known})"),
                 );
             }
         }

@@ -1,0 +1,200 @@
+//! TCP: one byte-stream sender engine with pluggable congestion control and loss recovery, a
+//! receiver with reassembly/SACK/delayed ACK/timestamps/ECN echo, the RFC 6298 retransmission
+//! timer (and ns-2's variant), and per-flow metrics with simulator ground truth.
+//!
+//! The engine is *sans-IO*: [`sender::TcpSender`] and [`receiver::TcpReceiver`] take events
+//! (an ACK arrived, a timer fired, the application wrote data, a link-layer notification) with the
+//! current time and leave their outputs (segments to send, timer deadlines) in buffers the world
+//! turns into packets and [`crate::kernel::Timer`] arms. Scripted-loss unit tests drive them
+//! directly (see `tests.rs`).
+//!
+//! Layout (one concern per file):
+//! - [`sender`]: the engine (sequence state, window, sending, ACK processing, RTO, ECN response,
+//!   link-layer notification hooks);
+//! - [`recovery`]: loss recovery, one file per algorithm (Tahoe, Reno, NewReno, SACK/RFC 6675,
+//!   Vegas), selected by an enum — a new scheme (ESACK, LT-TCP) is a new variant in its own file;
+//! - [`cc`]: window growth and loss response (RFC 5681 AIMD, Vegas, Westwood+);
+//! - [`segments`]: the retransmission queue / SACK scoreboard;
+//! - [`rto`]: RFC 6298 and ns-2 RTT estimators;
+//! - [`receiver`]: reassembly, ACK generation;
+//! - [`metrics`]: counters, reports and time series;
+//! - [`agent`]: the world-facing wrappers (addresses, timers, packet building).
+//!
+//! See `docs/models/tcp.md` for sources, equations and the choices made where the RFCs are silent.
+
+pub mod agent;
+pub mod cc;
+pub mod metrics;
+pub mod receiver;
+pub mod recovery;
+pub mod rto;
+pub mod segments;
+pub mod sender;
+
+#[cfg(test)]
+mod tests;
+
+pub use receiver::TcpReceiver;
+pub use rto::{RtoAlgorithm, RtoParams};
+pub use sender::TcpSender;
+
+use crate::time::SimTime;
+
+/// The TCP variants (congestion control + loss recovery combinations).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    /// Slow start, congestion avoidance, fast retransmit with go-back-N and cwnd = 1 (no fast
+    /// recovery), as 4.3BSD-Tahoe and ns-2's `Agent/TCP`.
+    Tahoe,
+    /// RFC 5681 fast retransmit / fast recovery.
+    Reno,
+    /// RFC 6582 NewReno.
+    NewReno,
+    /// RFC 2018 SACK with RFC 6675 conservative loss recovery.
+    Sack,
+    /// Brakmo & Peterson's Vegas (ns-2 `Agent/TCP/Vegas` behaviour).
+    Vegas,
+    /// Westwood+ (Mascolo et al.) over NewReno loss recovery.
+    Westwood,
+}
+
+impl Variant {
+    /// Every variant with its scenario name.
+    pub const ALL: [(&'static str, Variant); 6] = [
+        ("tahoe", Variant::Tahoe),
+        ("reno", Variant::Reno),
+        ("newreno", Variant::NewReno),
+        ("sack", Variant::Sack),
+        ("vegas", Variant::Vegas),
+        ("westwood", Variant::Westwood),
+    ];
+
+    /// Scenario name.
+    pub fn name(self) -> &'static str {
+        Variant::ALL.iter().find(|(_, v)| *v == self).map(|(n, _)| *n).unwrap_or("?")
+    }
+}
+
+/// Vegas thresholds in segments (Brakmo & Peterson 1995; ns-2 defaults 1, 3, 1).
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+pub struct VegasParams {
+    /// Increase the window when fewer than `alpha` segments are queued.
+    pub alpha: u32,
+    /// Decrease it when more than `beta` are.
+    pub beta: u32,
+    /// Leave slow start when more than `gamma` are.
+    pub gamma: u32,
+}
+
+impl Default for VegasParams {
+    fn default() -> Self {
+        VegasParams { alpha: 1, beta: 3, gamma: 1 }
+    }
+}
+
+/// Westwood+ bandwidth-estimator parameters.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+pub struct WestwoodParams {
+    /// Low-pass filter gain: `BWE = gain * BWE + (1 - gain) * sample` (Mascolo et al. 2004: 0.9).
+    pub gain: f64,
+    /// Minimum sampling interval; a sample is taken once per RTT but never more often than this
+    /// (Linux uses 50 ms; 0 follows the paper).
+    pub min_interval: SimTime,
+}
+
+impl Default for WestwoodParams {
+    fn default() -> Self {
+        WestwoodParams { gain: 0.9, min_interval: SimTime::ZERO }
+    }
+}
+
+/// Everything that configures one TCP connection (both ends).
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+pub struct TcpParams {
+    /// Congestion control and loss recovery.
+    pub variant: Variant,
+    /// Sender maximum segment size (payload bytes of a full segment).
+    pub mss: u32,
+    /// IP + TCP header bytes of every packet without options (ns-2: 40).
+    pub header_bytes: u32,
+    /// Add option bytes (timestamps 12, SACK 2 + 8n padded to 4) to packet sizes.
+    pub option_bytes: bool,
+    /// Initial congestion window in bytes.
+    pub initial_cwnd: u64,
+    /// Initial slow-start threshold in bytes (`u64::MAX`: unbounded).
+    pub initial_ssthresh: u64,
+    /// Receive buffer = advertised window in bytes (the application reads at once, so the
+    /// advertised window stays at this value).
+    pub rcv_buffer: u64,
+    /// Duplicate ACKs that trigger fast retransmit (3).
+    pub dupthresh: u32,
+    /// RFC 3042 limited transmit.
+    pub limited_transmit: bool,
+    /// At most this many segments sent in response to one event (0: unlimited; ns-2 `maxburst_`).
+    pub max_burst: u32,
+    /// RFC 7323 timestamps (RTTM on every ACK, TSecr echo).
+    pub timestamps: bool,
+    /// The receiver sends SACK blocks and the sender keeps a scoreboard (implied by `Sack`).
+    pub sack: bool,
+    /// RFC 3168 ECN (ECT on new data, ECE echo, CWR).
+    pub ecn: bool,
+    /// Delayed-ACK timer (None: ACK every segment).
+    pub delayed_ack: Option<SimTime>,
+    /// Retransmission timer.
+    pub rto: RtoParams,
+    /// Clear SACK marks after a timeout (RFC 2018 section 8; RFC 6675 allows keeping them).
+    pub clear_sack_on_rto: bool,
+    /// Vegas thresholds.
+    pub vegas: VegasParams,
+    /// Westwood+ estimator.
+    pub westwood: WestwoodParams,
+}
+
+impl TcpParams {
+    /// RFC defaults for `variant` with a 1460-byte MSS: IW per RFC 5681, RFC 6298 timer, 64 KiB
+    /// receive buffer, no delayed ACK, no timestamps, no ECN.
+    pub fn rfc(variant: Variant, mss: u32) -> Self {
+        TcpParams {
+            variant,
+            mss,
+            header_bytes: 40,
+            option_bytes: false,
+            initial_cwnd: rfc5681_initial_window(mss),
+            initial_ssthresh: u64::MAX,
+            rcv_buffer: 65_535,
+            dupthresh: 3,
+            limited_transmit: false,
+            max_burst: 0,
+            timestamps: false,
+            sack: variant == Variant::Sack,
+            ecn: false,
+            delayed_ack: None,
+            rto: RtoParams::RFC6298,
+            clear_sack_on_rto: false,
+            vegas: VegasParams::default(),
+            westwood: WestwoodParams::default(),
+        }
+    }
+
+    /// Maximum SACK blocks an ACK carries (RFC 2018: 4, or 3 with the timestamp option).
+    pub fn max_sack_blocks(&self) -> usize {
+        if self.timestamps { 3 } else { 4 }
+    }
+
+    /// Option bytes of a segment carrying `sack_blocks` SACK blocks.
+    pub fn options_len(&self, sack_blocks: usize) -> u32 {
+        if !self.option_bytes {
+            return 0;
+        }
+        let ts = if self.timestamps { 12 } else { 0 };
+        let sack = if sack_blocks > 0 { 4 + 8 * sack_blocks as u32 } else { 0 };
+        ts + sack
+    }
+}
+
+/// RFC 5681 initial window: `min(4 * SMSS, max(2 * SMSS, 4380))` bytes.
+pub fn rfc5681_initial_window(mss: u32) -> u64 {
+    let mss = mss as u64;
+    (4 * mss).min((2 * mss).max(4380))
+}

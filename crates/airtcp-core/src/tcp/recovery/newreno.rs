@@ -1,0 +1,65 @@
+//! NewReno (RFC 6582):
+//! - enter fast recovery on the `dupthresh`-th duplicate ACK only if the cumulative ACK covers
+//!   `recover` (no new episode for losses of a window already being recovered, nor right after a
+//!   timeout); then `recover = HighData`, `ssthresh = max(FlightSize / 2, 2 SMSS)`, retransmit,
+//!   `cwnd = ssthresh + 3 SMSS`; duplicate ACKs inflate `cwnd` by 1 SMSS;
+//! - partial ACK (below `recover`): retransmit the first unacknowledged segment, deflate `cwnd` by
+//!   the bytes acknowledged and add back 1 SMSS if at least 1 SMSS was acknowledged; restart the
+//!   retransmission timer on the first partial ACK only ("impatient" variant, RFC 6582 section 4);
+//! - full ACK: `cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS)` (option 1 of RFC 6582 step 3),
+//!   leave recovery.
+
+use super::super::cc::Cc;
+use super::super::metrics::RetxCause;
+use super::super::sender::Core;
+use super::AckVerdict;
+use crate::time::SimTime;
+
+/// NewReno recovery state.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct NewReno {
+    /// In fast recovery.
+    pub in_recovery: bool,
+    first_partial: bool,
+}
+
+impl NewReno {
+    /// A duplicate ACK.
+    pub fn on_dupack(&mut self, c: &mut Core, cc: &mut Cc, now: SimTime) {
+        if self.in_recovery {
+            c.cwnd += c.mss as u64;
+        } else if c.dupacks == c.p.dupthresh && !c.head_held() {
+            if c.snd_una < c.recover {
+                return; // RFC 6582 3.2 step 1: not a new loss episode
+            }
+            c.recover = c.snd_max;
+            c.ssthresh = cc.ssthresh_after_loss(c, now);
+            c.retransmit_head(now, RetxCause::FastRetransmit);
+            c.cwnd = c.ssthresh + 3 * c.mss as u64;
+            c.stats.recoveries += 1;
+            c.ecn_recover = c.snd_max;
+            self.in_recovery = true;
+            self.first_partial = true;
+        } else {
+            c.limited_transmit(now);
+        }
+    }
+
+    /// A new ACK: partial or full.
+    pub fn on_new_ack(&mut self, c: &mut Core, now: SimTime, acked: u64) -> AckVerdict {
+        if !self.in_recovery {
+            return AckVerdict::NORMAL;
+        }
+        let mss = c.mss as u64;
+        if c.snd_una >= c.recover {
+            c.cwnd = c.ssthresh.min(c.flight_size().max(mss) + mss);
+            self.in_recovery = false;
+            return AckVerdict::HOLD;
+        }
+        c.retransmit_head(now, RetxCause::Recovery);
+        c.cwnd = c.cwnd.saturating_sub(acked) + if acked >= mss { mss } else { 0 };
+        c.cwnd = c.cwnd.max(mss);
+        let restart = std::mem::take(&mut self.first_partial);
+        AckVerdict { grow: false, restart_timer: restart }
+    }
+}

@@ -1,0 +1,535 @@
+//! The sender engine: byte sequence state, windows, sending, ACK processing, the retransmission
+//! timer, the ECN response and the link-layer notification hooks. Congestion control ([`Cc`]) and
+//! loss recovery ([`Recovery`]) are plugged in; they act on the shared state ([`Core`]) through its
+//! methods.
+//!
+//! Sans-IO: every entry point takes `now`; outputs accumulate in [`Core::out`] (segments to
+//! transmit, timeouts for ground-truth bookkeeping) and the RTO deadline is [`TcpSender::rto_deadline`].
+
+use super::TcpParams;
+use super::cc::Cc;
+use super::metrics::{RetxCause, RttSample, SenderStats, TcpSample};
+use super::recovery::Recovery;
+use super::rto::RtoEstimator;
+use super::segments::{Seg, Segments};
+use crate::packet::TcpHeader;
+use crate::time::SimTime;
+
+/// A segment the world must transmit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SegmentOut {
+    /// First payload byte.
+    pub seq: u64,
+    /// Payload bytes.
+    pub len: u32,
+    /// Transmission index of this range (0 = first copy). Simulator ground truth, not a header.
+    pub copy: u16,
+    /// Why it is a retransmission (None for new data).
+    pub retx: Option<RetxCause>,
+    /// Mark ECN-capable (new data only, RFC 3168 6.1.5).
+    pub ect: bool,
+    /// Carry CWR.
+    pub cwr: bool,
+    /// Timestamp echo (TSecr) to carry.
+    pub ts_ecr: SimTime,
+}
+
+/// A retransmission-timer expiry, for the spurious-timeout ground truth.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TimeoutRecord {
+    /// First byte of the timed-out segment.
+    pub seq: u64,
+    /// Its length.
+    pub len: u32,
+    /// Copies sent before the timeout (indices `0..copies_before`).
+    pub copies_before: u16,
+}
+
+/// Outputs of the engine, drained by the caller after each call.
+#[derive(Clone, Debug, Default)]
+pub struct SenderOutput {
+    /// Segments to transmit, in order.
+    pub segments: Vec<SegmentOut>,
+    /// Timer expiries that happened.
+    pub timeouts: Vec<TimeoutRecord>,
+}
+
+/// State shared by the engine, congestion control and loss recovery.
+#[derive(Clone, Debug)]
+pub struct Core {
+    /// Configuration.
+    pub p: TcpParams,
+    /// Current sender MSS (may change on the fly).
+    pub mss: u32,
+    /// Oldest unacknowledged byte.
+    pub snd_una: u64,
+    /// Next byte to send (below `snd_max` during go-back-N).
+    pub snd_nxt: u64,
+    /// Highest byte sent + 1.
+    pub snd_max: u64,
+    /// Bytes the application has made available (`u64::MAX`: unlimited).
+    pub app_end: u64,
+    /// Congestion window, bytes.
+    pub cwnd: u64,
+    /// Slow-start threshold, bytes.
+    pub ssthresh: u64,
+    /// Receiver's advertised window, bytes.
+    pub rwnd: u64,
+    /// Outstanding segments / scoreboard.
+    pub segs: Segments,
+    /// RTT estimator.
+    pub rto: RtoEstimator,
+    /// When the retransmission timer fires (None: not running).
+    pub rto_deadline: Option<SimTime>,
+    /// Consecutive duplicate ACKs.
+    pub dupacks: u32,
+    /// Cause attached to go-back-N resends (segments below `snd_max`).
+    pub gbn_cause: RetxCause,
+    /// RFC 6582 `recover`: no new recovery episode until `snd_una >= recover` (set on entering
+    /// recovery and on a timeout).
+    pub recover: u64,
+    /// One ECN reduction per window: no reduction until `snd_una > ecn_recover`.
+    pub ecn_recover: u64,
+    /// Set CWR on the next new data segment.
+    pub cwr_pending: bool,
+    /// Segment being timed without timestamps: (sequence that must be acked, send time).
+    pub timing: Option<(u64, SimTime)>,
+    /// Last TSval received (echoed as TSecr on data).
+    pub ts_recent: SimTime,
+    /// Segments left in the current burst (`max_burst`).
+    pub burst_left: u32,
+    /// Counters.
+    pub stats: SenderStats,
+    /// Outputs to drain.
+    pub out: SenderOutput,
+    /// State samples, when recorded.
+    pub series: Option<Vec<TcpSample>>,
+    /// RTT samples, when recorded.
+    pub rtt_series: Option<Vec<RttSample>>,
+}
+
+impl Core {
+    /// FlightSize (RFC 5681): bytes sent and not cumulatively acknowledged.
+    #[inline]
+    pub fn flight_size(&self) -> u64 {
+        self.snd_max - self.snd_una
+    }
+
+    /// The default loss response: `max(FlightSize / 2, 2 * SMSS)` (RFC 5681 eq. 4).
+    #[inline]
+    pub fn half_flight(&self) -> u64 {
+        (self.flight_size() / 2).max(2 * self.mss as u64)
+    }
+
+    /// Whether the first unacknowledged segment is held by an ERSN.
+    pub fn head_held(&self) -> bool {
+        !self.segs.is_empty() && self.segs.get(0).held
+    }
+
+    /// Whether the application has unsent data.
+    #[inline]
+    pub fn app_pending(&self) -> u64 {
+        self.app_end.saturating_sub(self.snd_max)
+    }
+
+    fn start_timer_if_idle(&mut self, now: SimTime) {
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rto.rto());
+        }
+    }
+
+    /// (Re)starts the retransmission timer at `now + RTO`.
+    pub fn restart_timer(&mut self, now: SimTime) {
+        self.rto_deadline = Some(now + self.rto.rto());
+    }
+
+    fn take_burst(&mut self) -> bool {
+        if self.p.max_burst == 0 {
+            return true;
+        }
+        if self.burst_left == 0 {
+            return false;
+        }
+        self.burst_left -= 1;
+        true
+    }
+
+    /// Retransmits outstanding segment `i` now.
+    pub fn retransmit(&mut self, now: SimTime, i: usize, cause: RetxCause) {
+        let s = self.segs.get_mut(i);
+        s.sends = s.sends.saturating_add(1);
+        s.last_sent = now;
+        s.held = false; // a new copy is on its way: an ERSN hold applied to the old one
+        let (seq, len, copy) = (s.seq, s.len, s.sends - 1);
+        // Karn: a timed segment that is retransmitted gives no sample.
+        if self.timing.is_some_and(|(end, _)| end > seq && end <= seq + len as u64) {
+            self.timing = None;
+        }
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += len as u64;
+        self.stats.retx[cause.index()] += 1;
+        self.stats.retx_bytes += len as u64;
+        self.out.segments.push(SegmentOut { seq, len, copy, retx: Some(cause), ect: false, cwr: false, ts_ecr: self.ts_recent });
+        self.start_timer_if_idle(now);
+    }
+
+    /// Retransmits the first unacknowledged segment.
+    pub fn retransmit_head(&mut self, now: SimTime, cause: RetxCause) {
+        if !self.segs.is_empty() {
+            self.retransmit(now, 0, cause);
+            let end = self.segs.get(0).end();
+            if self.snd_nxt < end {
+                self.snd_nxt = end;
+            }
+        }
+    }
+
+    /// Sends `len` new bytes at `snd_max`.
+    pub fn send_new(&mut self, now: SimTime, len: u32) {
+        let seq = self.snd_max;
+        self.segs.push(Seg { seq, len, sends: 1, sacked: false, rexmit_in_recovery: false, held: false, last_sent: now });
+        self.snd_max += len as u64;
+        self.snd_nxt = self.snd_max;
+        if !self.p.timestamps && self.timing.is_none() {
+            self.timing = Some((self.snd_max, now));
+        }
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += len as u64;
+        let cwr = self.p.ecn && std::mem::take(&mut self.cwr_pending);
+        self.out.segments.push(SegmentOut { seq, len, copy: 0, retx: None, ect: self.p.ecn, cwr, ts_ecr: self.ts_recent });
+        self.start_timer_if_idle(now);
+    }
+
+    /// Length of the next new segment, if the application has data.
+    #[inline]
+    pub fn next_new_len(&self) -> Option<u32> {
+        let avail = self.app_pending();
+        (avail > 0).then(|| avail.min(self.mss as u64) as u32)
+    }
+
+    /// Window-limited sending (RFC 5681): go-back-N resends below `snd_max` (skipping SACKed
+    /// segments), then new data, while `snd_nxt + len <= snd_una + min(cwnd, rwnd)`.
+    pub fn send_standard(&mut self, now: SimTime) {
+        loop {
+            let wnd = self.cwnd.min(self.rwnd);
+            let limit = self.snd_una + wnd;
+            if self.snd_nxt < self.snd_max {
+                let Some(i) = self.segs.index_of(self.snd_nxt) else {
+                    self.snd_nxt = self.snd_max;
+                    continue;
+                };
+                let s = *self.segs.get(i);
+                if s.sacked {
+                    self.snd_nxt = s.end();
+                    continue;
+                }
+                if s.end() > limit || !self.take_burst() {
+                    break;
+                }
+                let cause = self.gbn_cause;
+                self.retransmit(now, i, cause);
+                self.snd_nxt = s.end();
+            } else {
+                let Some(len) = self.next_new_len() else { break };
+                if self.snd_max + len as u64 > limit || !self.take_burst() {
+                    break;
+                }
+                self.send_new(now, len);
+            }
+        }
+    }
+
+    /// RFC 3042 limited transmit on the first and second duplicate ACK: one new segment if the
+    /// receiver window allows and FlightSize stays within cwnd + 2 SMSS.
+    pub fn limited_transmit(&mut self, now: SimTime) {
+        if !self.p.limited_transmit || self.dupacks == 0 || self.dupacks >= self.p.dupthresh || self.snd_nxt < self.snd_max {
+            return;
+        }
+        let Some(len) = self.next_new_len() else { return };
+        let end = self.snd_max + len as u64;
+        if end <= self.snd_una + self.rwnd && end <= self.snd_una + self.cwnd + 2 * self.mss as u64 {
+            self.send_new(now, len);
+        }
+    }
+
+    /// Records a state sample if the series is on and something changed.
+    pub fn record(&mut self, now: SimTime) {
+        let Some(series) = self.series.as_mut() else { return };
+        let s = TcpSample {
+            time: now,
+            cwnd: self.cwnd,
+            ssthresh: self.ssthresh,
+            srtt: self.rto.srtt().map_or(f64::NAN, |t| t.as_secs_f64()),
+            rto: self.rto.rto(),
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
+            snd_max: self.snd_max,
+        };
+        if let Some(last) = series.last_mut() {
+            let same = last.cwnd == s.cwnd
+                && last.ssthresh == s.ssthresh
+                && last.rto == s.rto
+                && last.snd_una == s.snd_una
+                && last.snd_nxt == s.snd_nxt
+                && last.snd_max == s.snd_max
+                && (last.srtt == s.srtt || (last.srtt.is_nan() && s.srtt.is_nan()));
+            if same {
+                return;
+            }
+            if last.time == now {
+                *last = s;
+                return;
+            }
+        }
+        series.push(s);
+    }
+}
+
+/// A TCP sender: the engine with its congestion control and loss recovery.
+#[derive(Clone, Debug)]
+pub struct TcpSender {
+    /// Shared state.
+    pub c: Core,
+    /// Congestion control.
+    pub cc: Cc,
+    /// Loss recovery.
+    pub rec: Recovery,
+}
+
+impl TcpSender {
+    /// A sender with nothing to send yet.
+    pub fn new(p: &TcpParams) -> Self {
+        let c = Core {
+            p: *p,
+            mss: p.mss,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            app_end: 0,
+            cwnd: p.initial_cwnd.max(p.mss as u64),
+            ssthresh: p.initial_ssthresh,
+            rwnd: p.rcv_buffer,
+            segs: Segments::with_capacity(64),
+            rto: RtoEstimator::new(p.rto),
+            rto_deadline: None,
+            dupacks: 0,
+            gbn_cause: RetxCause::Timeout,
+            recover: 0,
+            ecn_recover: 0,
+            cwr_pending: false,
+            timing: None,
+            ts_recent: SimTime::ZERO,
+            burst_left: 0,
+            stats: SenderStats::default(),
+            out: SenderOutput::default(),
+            series: None,
+            rtt_series: None,
+        };
+        TcpSender { c, cc: Cc::new(p), rec: Recovery::new(p.variant) }
+    }
+
+    /// Turns on the state and RTT time series.
+    pub fn record_series(&mut self) {
+        self.c.series = Some(Vec::new());
+        self.c.rtt_series = Some(Vec::new());
+    }
+
+    /// When the retransmission timer fires, if running.
+    pub fn rto_deadline(&self) -> Option<SimTime> {
+        self.c.rto_deadline
+    }
+
+    /// The outputs produced so far (drain them after each call).
+    pub fn output(&mut self) -> &mut SenderOutput {
+        &mut self.c.out
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> &SenderStats {
+        &self.c.stats
+    }
+
+    /// Whether every byte the application wrote has been acknowledged.
+    pub fn all_acked(&self) -> bool {
+        self.c.app_end != u64::MAX && self.c.snd_una >= self.c.app_end
+    }
+
+    fn begin(&mut self) {
+        self.c.burst_left = self.c.p.max_burst;
+    }
+
+    fn send(&mut self, now: SimTime) {
+        self.rec.send(&mut self.c, &mut self.cc, now);
+    }
+
+    /// The application makes `bytes` more bytes available (`None`: an unlimited bulk source).
+    pub fn app_write(&mut self, now: SimTime, bytes: Option<u64>) {
+        self.begin();
+        self.c.app_end = match bytes {
+            None => u64::MAX,
+            Some(b) => self.c.app_end.saturating_add(b),
+        };
+        self.send(now);
+        self.c.record(now);
+    }
+
+    /// The application stops: nothing beyond what was already sent will be sent (retransmissions
+    /// continue until everything sent is acknowledged).
+    pub fn app_close(&mut self) {
+        self.c.app_end = self.c.app_end.min(self.c.snd_max);
+    }
+
+    /// An ACK segment arrived.
+    pub fn on_ack(&mut self, now: SimTime, h: &TcpHeader) {
+        self.begin();
+        let c = &mut self.c;
+        c.stats.acks_received += 1;
+        if h.ack > c.snd_max {
+            return; // acknowledges data never sent: ignore (RFC 9293)
+        }
+        c.rwnd = h.window.max(c.mss as u64);
+        if let Some((tsval, _)) = h.timestamp {
+            c.ts_recent = tsval;
+        }
+        if c.p.sack {
+            for b in &h.sack[..h.sack_count as usize] {
+                if b.end > c.snd_una {
+                    c.segs.sack(b.start.max(c.snd_una), b.end);
+                }
+            }
+        }
+        if h.ack > c.snd_una {
+            let acked = h.ack - c.snd_una;
+            // RTT measurement: every ACK of new data with timestamps (RFC 7323 RTTM), else the one
+            // timed segment (Karn).
+            let sample = if c.p.timestamps {
+                h.timestamp.map(|(_, ecr)| (now.saturating_sub(ecr), ecr))
+            } else {
+                match c.timing {
+                    Some((end, at)) if h.ack >= end => {
+                        c.timing = None;
+                        Some((now - at, at))
+                    }
+                    _ => None,
+                }
+            };
+            if let Some((rtt, sent)) = sample {
+                c.rto.sample(rtt, sent, c.p.timestamps);
+                c.stats.rtt(rtt);
+                if let Some(s) = c.rtt_series.as_mut() {
+                    s.push(RttSample { time: now, rtt });
+                }
+                self.cc.on_rtt(rtt);
+            }
+            let last = c.segs.ack_to(h.ack);
+            c.snd_una = h.ack;
+            if c.snd_nxt < c.snd_una {
+                c.snd_nxt = c.snd_una;
+            }
+            c.dupacks = 0;
+            let verdict = self.rec.on_new_ack(c, &mut self.cc, now, acked);
+            self.cc.on_new_ack(c, now, acked, last, verdict.grow);
+            if c.snd_una >= c.snd_max {
+                c.rto_deadline = None;
+            } else if verdict.restart_timer {
+                c.restart_timer(now);
+            }
+            if c.stats.done_at.is_none() && c.app_end != u64::MAX && c.snd_una >= c.app_end {
+                c.stats.done_at = Some(now);
+            }
+        } else if h.ack == c.snd_una && h.payload == 0 && c.snd_max > c.snd_una {
+            c.dupacks += 1;
+            c.stats.dupacks += 1;
+            self.cc.on_dupack(c, now);
+            self.rec.on_dupack(c, &mut self.cc, now);
+        }
+        if h.ece && self.c.p.ecn {
+            self.c.stats.ece_acks += 1;
+            self.on_ece(now);
+        }
+        self.send(now);
+        self.c.record(now);
+    }
+
+    /// RFC 3168 6.1.2: halve the window at most once per window of data, never while in loss
+    /// recovery (the loss response already reduced it), and set CWR on the next new segment.
+    /// "Once per window": only an ACK beyond the data outstanding at the last reduction counts
+    /// (the ACK of exactly that data may still carry the ECE the receiver sent before it saw CWR).
+    fn on_ece(&mut self, now: SimTime) {
+        let c = &mut self.c;
+        if self.rec.in_recovery() || c.snd_una <= c.ecn_recover {
+            return;
+        }
+        c.ssthresh = self.cc.ssthresh_after_loss(c, now);
+        c.cwnd = c.cwnd.min(c.ssthresh).max(c.mss as u64);
+        c.ecn_recover = c.snd_max;
+        c.cwr_pending = true;
+        c.stats.ecn_reductions += 1;
+    }
+
+    /// The retransmission timer fired (RFC 6298 5.4-5.6, RFC 5681 eq. 4).
+    pub fn on_rto(&mut self, now: SimTime) {
+        self.begin();
+        let c = &mut self.c;
+        if c.rto_deadline.is_none_or(|d| d > now) {
+            return;
+        }
+        c.rto_deadline = None;
+        if c.snd_una >= c.snd_max || c.segs.is_empty() {
+            return;
+        }
+        c.stats.timeouts += 1;
+        if c.rto.backoff() == 1 {
+            c.stats.timeout_sequences += 1;
+        }
+        c.stats.timeout_base_rto_sum_ns += c.rto.base_rto().as_nanos() as u128;
+        let head = *c.segs.get(0);
+        c.out.timeouts.push(TimeoutRecord { seq: head.seq, len: head.len, copies_before: head.sends });
+        c.ssthresh = self.cc.ssthresh_after_timeout(c, now);
+        c.cwnd = self.cc.cwnd_after_timeout(c, now);
+        c.rto.back_off();
+        c.timing = None;
+        c.dupacks = 0;
+        c.recover = c.snd_max;
+        c.ecn_recover = c.snd_max;
+        self.rec.on_timeout(&mut self.c, &mut self.cc, now);
+        let c = &mut self.c;
+        c.snd_nxt = c.snd_una;
+        c.gbn_cause = RetxCause::Timeout;
+        self.send(now);
+        self.c.restart_timer(now);
+        self.c.record(now);
+    }
+
+    /// ELN hook: the segment holding byte `seq` was lost on a (wireless) link, not to congestion:
+    /// retransmit it now, without any congestion response.
+    pub fn on_eln(&mut self, now: SimTime, seq: u64) {
+        self.begin();
+        let c = &mut self.c;
+        let Some(i) = c.segs.index_of(seq) else { return };
+        if c.segs.get(i).sacked {
+            return;
+        }
+        c.segs.get_mut(i).held = false;
+        c.stats.eln += 1;
+        c.retransmit(now, i, RetxCause::Notification);
+        self.c.record(now);
+    }
+
+    /// ERSN hook: the segment holding byte `seq` is in link-layer retransmission: do not treat it
+    /// as lost (no fast retransmit while it is the first unacknowledged segment) and push the
+    /// retransmission timer to at least `now + RTO`.
+    pub fn on_ersn(&mut self, now: SimTime, seq: u64) {
+        let c = &mut self.c;
+        let Some(i) = c.segs.index_of(seq) else { return };
+        c.segs.get_mut(i).held = true;
+        c.stats.ersn += 1;
+        if let Some(d) = c.rto_deadline {
+            let hold = now + c.rto.rto();
+            if hold > d {
+                c.rto_deadline = Some(hold);
+            }
+        }
+        c.record(now);
+    }
+}

@@ -1,0 +1,227 @@
+//! TCP in the world: stream applications, agents' timers, packet exchange, link-layer
+//! notification entry points, and the ground truth for spurious timeouts.
+//!
+//! Spurious-timeout ground truth: when the retransmission timer of a sender fires for the segment
+//! `[seq, seq + len)` that had been sent `k` times, the timeout is *spurious* if the receiver
+//! already holds those bytes (a copy was delivered; its ACK is late or lost), or if one of the `k`
+//! earlier copies is still in the network and is later delivered. The world checks the receiver at
+//! once, counts the earlier copies still alive in the packet pool (a scan, only at timeouts), and
+//! follows those copies until each is delivered (spurious) or dropped.
+
+use super::{Event, FlowApp, TcpTruth, World};
+use crate::packet::{FlowId, PacketId, Transport};
+use crate::stats::DropCause;
+use crate::tcp::agent::TcpTimer;
+use crate::time::SimTime;
+use crate::transport::Agent;
+
+impl World {
+    /// A stream application's timer fired: start writing at the flow start; stop a bulk
+    /// transfer at its stop time.
+    pub(super) fn on_stream_app(&mut self, flow: u32, now: SimTime, stop: SimTime) {
+        let f = &mut self.flows[flow as usize];
+        let FlowApp::Stream { bytes, started } = &mut f.app else { return };
+        let sender = f.sender;
+        if !*started {
+            *started = true;
+            let bytes = *bytes;
+            if bytes.is_none() && stop < self.config.duration {
+                f.timer.arm(&mut self.sched, stop, |g| Event::App { flow, generation: g });
+            }
+            if let Agent::TcpSender(a) = &mut self.agents[sender as usize] {
+                a.engine.app_write(now, bytes);
+            }
+        } else if let Agent::TcpSender(a) = &mut self.agents[sender as usize] {
+            a.engine.app_close();
+        }
+        self.tcp_flush_sender(sender);
+    }
+
+    /// A TCP agent's timer event.
+    pub(super) fn on_tcp_timer(&mut self, agent: u32, timer: TcpTimer, generation: u32) {
+        let now = self.sched.now();
+        let make = |g| Event::Tcp { agent, timer, generation: g };
+        match (&mut self.agents[agent as usize], timer) {
+            (Agent::TcpSender(a), TcpTimer::Rto) => {
+                if !a.rto_timer.fire(&mut self.sched, generation, make) {
+                    return;
+                }
+                a.engine.on_rto(now);
+                self.tcp_flush_sender(agent);
+            }
+            (Agent::TcpReceiver(a), TcpTimer::DelAck) => {
+                if !a.delack_timer.fire(&mut self.sched, generation, make) {
+                    return;
+                }
+                if a.engine.on_delack_timer(now) {
+                    self.tcp_send_ack(agent);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Turns a sender's pending outputs into packets, re-arms its timer and settles timeouts.
+    pub(crate) fn tcp_flush_sender(&mut self, agent: u32) {
+        let now = self.sched.now();
+        let Agent::TcpSender(a) = &mut self.agents[agent as usize] else { return };
+        let node = a.node;
+        let flow = a.flow.0 as usize;
+        std::mem::swap(&mut a.engine.output().segments, &mut self.seg_scratch);
+        for s in &self.seg_scratch {
+            let pkt = a.packet(now, s);
+            self.flows[flow].monitor.on_sent(now, s.len);
+            self.pkt_scratch.push(self.packets.alloc(pkt));
+        }
+        self.seg_scratch.clear();
+        match a.engine.rto_deadline() {
+            Some(d) => a.rto_timer.arm(&mut self.sched, d, |g| Event::Tcp { agent, timer: TcpTimer::Rto, generation: g }),
+            None => a.rto_timer.cancel(),
+        }
+        let timeouts = std::mem::take(&mut a.engine.output().timeouts);
+        let receiver = self.flows[flow].sink;
+        for t in &timeouts {
+            self.judge_timeout(flow, receiver, t.seq, t.len, t.copies_before);
+        }
+        if let Agent::TcpSender(a) = &mut self.agents[agent as usize] {
+            let mut timeouts = timeouts;
+            timeouts.clear();
+            a.engine.output().timeouts = timeouts;
+        }
+        let mut pkts = std::mem::take(&mut self.pkt_scratch);
+        for &id in &pkts {
+            self.send_from_node(node, id);
+        }
+        pkts.clear();
+        self.pkt_scratch = pkts;
+    }
+
+    fn judge_timeout(&mut self, flow: usize, receiver: u32, seq: u64, len: u32, copies_before: u16) {
+        let delivered = match &self.agents[receiver as usize] {
+            Agent::TcpReceiver(r) => r.engine.has(seq, seq + len as u64),
+            _ => false,
+        };
+        let truth = self.flows[flow].tcp.get_or_insert_with(TcpTruth::default);
+        if delivered {
+            truth.spurious_timeouts += 1;
+            return;
+        }
+        let fid = FlowId(flow as u32);
+        let alive = self
+            .packets
+            .iter_live()
+            .filter(|p| {
+                p.flow == fid
+                    && matches!(p.transport, Transport::Tcp(h) if h.payload > 0 && h.seq == seq && h.tx_copy < copies_before)
+            })
+            .count() as u32;
+        if alive > 0 {
+            truth.pending.push((seq, copies_before, alive));
+        }
+    }
+
+    /// A data copy of `flow` (`seq`, copy index `copy`) arrived (`delivered`) or was dropped.
+    fn settle_copy(&mut self, flow: usize, seq: u64, copy: u16, delivered: bool) {
+        let Some(truth) = self.flows.get_mut(flow).and_then(|f| f.tcp.as_mut()) else { return };
+        if truth.pending.is_empty() {
+            return;
+        }
+        let mut spurious = 0;
+        truth.pending.retain_mut(|(s, before, alive)| {
+            if *s != seq || copy >= *before {
+                return true;
+            }
+            if delivered {
+                spurious += 1;
+                return false;
+            }
+            *alive -= 1;
+            *alive > 0
+        });
+        truth.spurious_timeouts += spurious;
+    }
+
+    /// Called for every dropped packet: keeps the ground truth and ACK-loss counters.
+    pub(crate) fn tcp_on_drop(&mut self, id: PacketId, _cause: DropCause) -> bool {
+        let p = &self.packets[id];
+        let Transport::Tcp(h) = p.transport else { return false };
+        let flow = p.flow.0 as usize;
+        if h.payload == 0 {
+            if let Some(f) = self.flows.get_mut(flow) {
+                f.monitor.on_ack_dropped();
+            }
+            return true;
+        }
+        self.settle_copy(flow, h.seq, h.tx_copy, false);
+        false
+    }
+
+    /// A TCP packet reached agent `port` on its node.
+    pub(crate) fn tcp_deliver(&mut self, port: u32, id: PacketId) {
+        let now = self.sched.now();
+        let pkt = &self.packets[id];
+        let Transport::Tcp(h) = pkt.transport else { unreachable!("checked by the caller") };
+        let (created, ce) = (pkt.created, pkt.ip.ecn == crate::packet::Ecn::Ce);
+        self.packets.free(id);
+        match &mut self.agents[port as usize] {
+            Agent::TcpReceiver(a) if h.payload > 0 => {
+                let flow = a.flow.0 as usize;
+                let o = a.engine.on_data(now, h.seq, h.payload, h.timestamp, ce, h.cwr);
+                let deadline = a.engine.delack_deadline();
+                match deadline {
+                    Some(d) if !o.ack_now => a.delack_timer.arm(&mut self.sched, d, |g| Event::Tcp {
+                        agent: port,
+                        timer: TcpTimer::DelAck,
+                        generation: g,
+                    }),
+                    _ => {}
+                }
+                let m = &mut self.flows[flow].monitor;
+                m.on_received(now, created, h.payload);
+                m.on_delivered(now, o.delivered);
+                self.settle_copy(flow, h.seq, h.tx_copy, true);
+                if o.ack_now {
+                    self.tcp_send_ack(port);
+                }
+            }
+            Agent::TcpSender(a) if h.is_ack => {
+                a.engine.on_ack(now, &h);
+                self.tcp_flush_sender(port);
+            }
+            _ => {}
+        }
+    }
+
+    /// Receiver `agent` sends an ACK now.
+    pub(crate) fn tcp_send_ack(&mut self, agent: u32) {
+        let now = self.sched.now();
+        let Agent::TcpReceiver(a) = &mut self.agents[agent as usize] else { return };
+        let pkt = a.ack_packet(now);
+        a.delack_timer.cancel();
+        let node = a.node;
+        let id = self.packets.alloc(pkt);
+        self.send_from_node(node, id);
+    }
+
+    /// Link-layer hook (ELN): the segment of `flow` holding byte `seq` was lost on a link for a
+    /// reason other than congestion; its sender retransmits it at once without reducing its window.
+    pub fn tcp_explicit_loss(&mut self, flow: FlowId, seq: u64) {
+        let sender = self.flows[flow.0 as usize].sender;
+        let now = self.sched.now();
+        if let Agent::TcpSender(a) = &mut self.agents[sender as usize] {
+            a.engine.on_eln(now, seq);
+            self.tcp_flush_sender(sender);
+        }
+    }
+
+    /// Link-layer hook (ERSN): the segment of `flow` holding byte `seq` is being retransmitted by
+    /// a link layer; its sender holds its retransmission timer and fast retransmit for it.
+    pub fn tcp_retransmission_started(&mut self, flow: FlowId, seq: u64) {
+        let sender = self.flows[flow.0 as usize].sender;
+        let now = self.sched.now();
+        if let Agent::TcpSender(a) = &mut self.agents[sender as usize] {
+            a.engine.on_ersn(now, seq);
+            self.tcp_flush_sender(sender);
+        }
+    }
+}
