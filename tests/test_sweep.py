@@ -182,3 +182,21 @@ def test_nan_metric_values_are_kept_and_left_out_of_the_mean():
     assert res.runs["flows.f.mean_delay_s"].isna().all()
     row = res.aggregate.iloc[0]
     assert row["n"] == 0 and row["n_nan"] == 2 and math.isnan(row["mean"])
+
+
+def test_numpy_values_and_a_worker_with_another_version_is_refused():
+    import numpy as np
+
+    from airtcp.executors import ExecutorError, SerialExecutor
+
+    res = airtcp.sweep(small(), {"links.wl.loss.p": np.linspace(0.0, 0.2, 3)}, metrics=["flows.f.loss_pct"], jobs=1)
+    assert list(res.runs["links.wl.loss.p"]) == [0.0, 0.1, 0.2]
+
+    class OtherVersion(SerialExecutor):
+        def map_unordered(self, tasks):
+            for r in super().map_unordered(tasks):
+                r.version = "9.9.9"
+                yield r
+
+    with pytest.raises(ExecutorError, match=r"a worker runs airtcp 9\.9\.9"):
+        airtcp.sweep(small(), {"links.wl.loss.p": [0.3]}, executor=OtherVersion())

@@ -196,7 +196,7 @@ def _cmd_reproduce(args: argparse.Namespace, out: Console) -> int:
         if store is not None:
             store.close()
     t = Table(title=f"Reproduced ({mode} mode)", title_justify="left")
-    for col in ("study", "published", "pass", "fail", "not run", "runs", "computed", "wall time"):
+    for col in ("study", "published", "pass", "fail", "not run", "runs", "computed", "run time"):
         t.add_column(col, justify="left" if col == "study" else "right")
     names = [s.name for s in load_many(args.studies)]
     failed = 0
@@ -214,9 +214,13 @@ def _cmd_reproduce(args: argparse.Namespace, out: Console) -> int:
             str(v.get("not run", 0) + v.get("n/a", 0)),
             str(prov["runs"]),
             str(prov["computed"]),
-            _duration(prov["batch_wall_time_s"]),
+            _duration(prov["run_time_s"]),
         )
+        wall = prov["batch_wall_time_s"]
     out.print(t)
+    out.print(
+        f"wall time {_duration(wall)} with {executor.description} (run time: of the computed runs, in the workers)"
+    )
     out.print(f"report: {index}")
     if args.strict and failed:
         print(f"airtcp: {failed} published values outside their tolerance (--strict)", file=sys.stderr)

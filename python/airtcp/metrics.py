@@ -62,27 +62,36 @@ def _table(result: RunResult, name: str, spec: str, cache: dict | None = None) -
     return df
 
 
-def _select_row(df: pd.DataFrame, table: str, row: str, spec: str) -> pd.Series:
+def _select_row(df: pd.DataFrame, table: str, row: str, spec: str, cache: dict | None = None) -> dict:
+    """The row of ``df`` named ``row`` as a dict (row lookups are cached per result)."""
+    key = (table, row)
+    if cache is not None and key in cache:
+        return cache[key]
     name_col = next((c for c in _ROW_NAME_COLUMNS if c in df.columns), None)
     if name_col is None:
         raise MetricError(f"metric {spec!r}: the rows of {table} have no name column")
-    mask = df[name_col] == row
-    direction = None
-    if not mask.any() and ":" in row and "direction" in df.columns:
+    records = cache.get((table, None)) if cache is not None else None
+    if records is None:
+        records = df.to_dict("records")
+        if cache is not None:
+            cache[(table, None)] = records
+    rows = [r for r in records if r[name_col] == row]
+    if not rows and ":" in row and "direction" in df.columns:
         name, direction = row.split(":", 1)
-        mask = (df[name_col] == name) & (df["direction"] == direction)
-    rows = df[mask]
-    if len(rows) == 0:
-        names = ", ".join(dict.fromkeys(str(v) for v in df[name_col]))
+        rows = [r for r in records if r[name_col] == name and r["direction"] == direction]
+    if not rows:
+        names = ", ".join(dict.fromkeys(str(r[name_col]) for r in records))
         raise MetricError(f"metric {spec!r}: no row of {table} is named {row!r} (rows: {names})")
     if len(rows) > 1 and "direction" in df.columns:
         # A link carries packets both ways: take the one direction that carried traffic, if unique.
-        busy = rows[rows.get("offered_packets", pd.Series(1, index=rows.index)) > 0]
-        if len(busy) == 1:
-            return busy.iloc[0]
-        dirs = ", ".join(f"{row}:{d}" for d in rows["direction"])
-        raise MetricError(f"metric {spec!r}: {row!r} has several directions; name one of: {dirs}")
-    return rows.iloc[0]
+        busy = [r for r in rows if r.get("offered_packets", 1) > 0]
+        if len(busy) != 1:
+            dirs = ", ".join(f"{row}:{r['direction']}" for r in rows)
+            raise MetricError(f"metric {spec!r}: {row!r} has several directions; name one of: {dirs}")
+        rows = busy
+    if cache is not None:
+        cache[key] = rows[0]
+    return rows[0]
 
 
 def _number(value: Any, spec: str) -> float:
@@ -120,8 +129,8 @@ def evaluate(spec: MetricSpec, result: RunResult, cache: dict | None = None) -> 
         raise MetricError(f"metric {spec!r}: expected TABLE.ROW.COLUMN (e.g. flows.video.goodput_bps) or summary.KEY")
     table, row, column = parts[0], ".".join(parts[1:-1]), parts[-1]
     df = _table(result, table, spec, cache)
-    selected = _select_row(df, table, row, spec)
-    if column not in selected.index:
+    selected = _select_row(df, table, row, spec, cache)
+    if column not in selected:
         cols = ", ".join(c for c in df.columns if pd.api.types.is_numeric_dtype(df[c]))
         raise MetricError(f"metric {spec!r}: {table} has no column {column!r} (numeric columns: {cols})")
     return _number(selected[column], spec)

@@ -47,7 +47,7 @@ import tomllib
 
 from . import _core
 from .errors import ScenarioError, UserError
-from .executors import Executor, Task, make_executor
+from .executors import Executor, ExecutorError, Task, make_executor
 from .metrics import MetricError, MetricSpec, default_metrics, evaluate, normalize
 from .progress import SweepProgress
 from .result import RunResult
@@ -154,6 +154,14 @@ def parse_param(option: str) -> tuple[str, list[Any]]:
     return path, parse_values(values)
 
 
+def _plain(value: Any) -> Any:
+    """NumPy scalars (e.g. from ``np.linspace``) as the Python numbers they hold."""
+    item = getattr(value, "item", None)
+    if callable(item) and type(value).__module__ == "numpy":
+        return item()
+    return value
+
+
 def _display(value: Any) -> Any:
     """A grid value as it appears in a table cell (tables, lists -> canonical JSON text)."""
     if isinstance(value, (dict, list)):
@@ -186,10 +194,15 @@ class Sweep:
             problems.append(f"replications = {self.replications!r}: must be a whole number >= 1")
         if self.seed is not None and (not isinstance(self.seed, int) or not 0 <= self.seed <= MAX_SEED):
             problems.append(f"seed = {self.seed!r}: must be a whole number in 0..2^63-1")
-        self.params = dict(self.params)
-        for p, values in self.params.items():
-            if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or len(values) == 0:
+        params: dict[str, list[Any]] = {}
+        for p, values in dict(self.params).items():
+            if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__iter__"):
                 problems.append(f"parameter {p}: give a non-empty list of values (got {values!r})")
+                continue
+            params[p] = [_plain(v) for v in values]
+            if not params[p]:
+                problems.append(f"parameter {p}: give a non-empty list of values (got {values!r})")
+        self.params = params
         for f in self.factors:
             if f not in self.params:
                 problems.append(f"factor {f!r} has no values in params")
@@ -421,6 +434,11 @@ def run_sweeps(
             if tasks:
                 assert executor is not None
                 for res in executor.map_unordered(tasks):
+                    if res.version != version:
+                        raise ExecutorError(
+                            f"a worker runs airtcp {res.version}, this process {version}: install the same "
+                            "version on every Dask worker"
+                        )
                     if store is not None:
                         t = task_of[res.key]
                         h, canonical = record_of[res.key]

@@ -57,6 +57,11 @@ def load_many(names: list[str | Study]) -> list[Study]:
     study. Unknown names are all reported at once."""
     if names == ["all"]:
         names = list(available())
+    unique: list[str | Study] = []
+    for n in names:  # each study once
+        if not any(n is u or (isinstance(n, str) and n == u) for u in unique):
+            unique.append(n)
+    names = unique
     problems, out = [], []
     for n in names:
         if isinstance(n, Study):
