@@ -44,9 +44,11 @@ rust-test:
 py-test: build
 	$(BIN)/pytest -q
 
-# Every study in quick mode (the issue's CI job); fails if a published value is out of tolerance.
+# Every study in quick mode (the issue's CI job), computed afresh (--no-store: a core changed
+# without a version bump must not be hidden by stored results); fails if a published value is
+# outside its tolerance.
 reproduce-quick: build
-	$(BIN)/airtcp reproduce all --quick --strict --out reports/quick
+	$(BIN)/airtcp reproduce all --quick --strict --no-store --out reports/quick
 
 bench: build
 	cargo bench -p airtcp-core --bench kernel
