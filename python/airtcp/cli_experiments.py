@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,10 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.1f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
 
 
+def _startup_note(startup: float) -> str:
+    return f" (of which {_duration(startup)} starting the executor)" if startup >= 0.05 else ""
+
+
 # -- sweep ----------------------------------------------------------------------------------------
 def _shown_metrics(result: Any, requested: list[str] | None) -> list[str]:
     if requested:
@@ -132,7 +137,9 @@ def _cmd_sweep(args: argparse.Namespace, out: Console) -> int:
     args.interrupt_note = (
         f"finished runs are kept in {store.path}; run the same command again to resume" if store is not None else None
     )
+    started = time.perf_counter()
     executor = _executor(args)
+    startup = time.perf_counter() - started
     try:
         result = sweep(
             scenario,
@@ -147,13 +154,13 @@ def _cmd_sweep(args: argparse.Namespace, out: Console) -> int:
         )
     finally:
         executor.close()
+    wall = time.perf_counter() - started
     p = result.provenance
     shown = _shown_metrics(result, args.metric)
     out.print(_sweep_table(result, shown))
     out.print(
-        f"{p['runs']} runs ({p['computed']} computed, {p['cached']} from the store) in "
-        f"{_duration(p['batch_wall_time_s'])} with {p['executor']}"
-        + (f"; store {store.path}" if store is not None else "")
+        f"{p['runs']} runs ({p['computed']} computed, {p['cached']} from the store) in {_duration(wall)}"
+        f"{_startup_note(startup)} with {p['executor']}" + (f"; store {store.path}" if store is not None else "")
     )
     if args.out:
         root = Path(args.out)
@@ -180,7 +187,9 @@ def _cmd_reproduce(args: argparse.Namespace, out: Console) -> int:
     args.interrupt_note = (
         f"finished runs are kept in {store.path}; run the same command again to resume" if store is not None else None
     )
+    started = time.perf_counter()
     executor = _executor(args)
+    startup = time.perf_counter() - started
     try:
         index = reproduce(
             args.studies,
@@ -195,6 +204,7 @@ def _cmd_reproduce(args: argparse.Namespace, out: Console) -> int:
         executor.close()
         if store is not None:
             store.close()
+    wall = time.perf_counter() - started
     t = Table(title=f"Reproduced ({mode} mode)", title_justify="left")
     for col in ("study", "published", "pass", "fail", "not run", "runs", "computed", "run time"):
         t.add_column(col, justify="left" if col == "study" else "right")
@@ -216,10 +226,10 @@ def _cmd_reproduce(args: argparse.Namespace, out: Console) -> int:
             str(prov["computed"]),
             _duration(prov["run_time_s"]),
         )
-        wall = prov["batch_wall_time_s"]
     out.print(t)
     out.print(
-        f"wall time {_duration(wall)} with {executor.description} (run time: of the computed runs, in the workers)"
+        f"wall time {_duration(wall)}{_startup_note(startup)} with {executor.description} "
+        "(run time: of the computed runs, in the workers)"
     )
     out.print(f"report: {index}")
     if args.strict and failed:

@@ -132,15 +132,18 @@ def safe_name(name: str) -> str:
 
 def sweep_record(result: SweepResult, title: str, shown: Sequence[str], store: Store | None) -> StudyRecord:
     """Report data for a plain sweep (``airtcp sweep --out``): no published values; one figure per
-    shown metric against the first parameter (a curve if its values are numbers, else bars), one
-    series per value of the second parameter."""
+    shown metric against the first varying parameter (a curve if its values are numbers, else
+    bars), one series per value of the second."""
     from .report.data import ExperimentRecord
 
     exp: ExperimentRecord = experiment_record("sweep", title, "", {}, result)
     figures = []
-    if result.params:
-        x = result.params[0]
-        series = result.params[1] if len(result.params) > 1 else None
+    # Plot against the parameters that vary (the first as x, the second as series); with more than
+    # two varying parameters a plot would overlay points, so the tables alone show the results.
+    varying = [p for p in result.params if result.runs[p].nunique() > 1] or result.params[:1]
+    if 1 <= len(varying) <= 2:
+        x = varying[0]
+        series = varying[1] if len(varying) > 1 else None
         values = result.runs[x]
         numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
         for i, m in enumerate(shown):

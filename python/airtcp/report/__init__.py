@@ -117,7 +117,7 @@ def _provenance_blocks(rec: StudyRecord) -> list[Block]:
         ["wall time of the whole batch", _duration(p.get("batch_wall_time_s", math.nan))],
         ["store", str(p.get("store", "none"))],
     ]
-    blocks: list[Block] = [Heading(2, "Provenance"), Table(["", ""], rows)]
+    blocks: list[Block] = [Heading(2, "Provenance"), Table(["item", "value"], rows)]
     for e in rec.experiments:
         ep = e.provenance
         point_rows: list[list[Cell | str]] = [
