@@ -1,7 +1,9 @@
 # airtcp: two commands do everything on a fresh machine (Rust toolchain and Python 3.10+ only).
 #
-#   make demo   set up (local .venv, release build of the extension) and run the main job
-#   make test   set up and run the whole test suite with linters (what CI runs)
+#   make demo   set up (local .venv, release build of the extension) and run the main job:
+#               reproduce every study in quick mode and write the report (reports/index.html)
+#   make test   set up and run the whole test suite with linters, then the quick reproduction of
+#               every study with --strict (what CI runs)
 #
 # Both are idempotent: a second run only rebuilds what changed.
 
@@ -10,12 +12,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.deps-installed
 
-.PHONY: demo test setup build lint rust-test py-test bench clean
+.PHONY: demo test setup build lint rust-test py-test reproduce-quick bench clean
 
 demo: build
-	$(BIN)/airtcp run scenarios/example.toml
+	$(BIN)/airtcp reproduce all --quick --out reports
 
-test: build lint rust-test py-test
+test: build lint rust-test py-test reproduce-quick
 
 setup: $(STAMP)
 
@@ -41,6 +43,12 @@ rust-test:
 
 py-test: build
 	$(BIN)/pytest -q
+
+# Every study in quick mode (the issue's CI job), computed afresh (--no-store: a core changed
+# without a version bump must not be hidden by stored results); fails if a published value is
+# outside its tolerance.
+reproduce-quick: build
+	$(BIN)/airtcp reproduce all --quick --strict --no-store --out reports/quick
 
 bench: build
 	cargo bench -p airtcp-core --bench kernel

@@ -12,5 +12,19 @@ from .errors import FieldError, ScenarioError
 from .result import RunResult
 from .run import run
 from .scenario import Scenario
+from .store import Store
+from .sweeps import Sweep, SweepError, SweepResult, sweep
 
-__all__ = ["FieldError", "RunResult", "Scenario", "ScenarioError", "__version__", "run"]
+__all__ = [
+    "FieldError",
+    "RunResult",
+    "Scenario",
+    "ScenarioError",
+    "Store",
+    "Sweep",
+    "SweepError",
+    "SweepResult",
+    "__version__",
+    "run",
+    "sweep",
+]

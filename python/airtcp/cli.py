@@ -2,6 +2,11 @@
 
     airtcp run FILE [--seed N] [--replication R] [--out results.json|results.csv]
     airtcp validate FILE...
+    airtcp sweep FILE --param PATH=V1,V2 [--reps N] [--metric NAME]... [--out DIR]
+    airtcp reproduce STUDY...|all [--quick] [--out DIR] [--jobs N] [--dask ADDR]
+    airtcp report DIR
+    airtcp store export --csv FILE | --parquet FILE
+    airtcp store info
 
 User mistakes (an invalid scenario, a missing file, a bad option) print a clear message and exit
 with status 2, never a traceback.
@@ -16,7 +21,7 @@ from pathlib import Path
 from rich.console import Console
 
 from . import __version__
-from .errors import ScenarioError
+from .errors import ScenarioError, UserError
 from .run import run
 from .scenario import Scenario
 from .tables import flows_table, links_table, summary_line, tcp_table
@@ -62,6 +67,8 @@ def _cmd_validate(args: argparse.Namespace, out: Console) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import cli_experiments
+
     """The argument parser (subcommands register here)."""
     p = argparse.ArgumentParser(prog="airtcp", description="Packet-level simulator for TCP/UDP over lossy networks.")
     p.add_argument("--version", action="version", version=f"airtcp {__version__}")
@@ -77,6 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("validate", help="check scenario files and list every problem")
     v.add_argument("files", nargs="+", help="scenario files (TOML)")
     v.set_defaults(handler=_cmd_validate)
+
+    cli_experiments.register(sub)
     return p
 
 
@@ -91,11 +100,13 @@ def main(argv: list[str] | None = None) -> int:
     except ScenarioError as e:
         print(e, file=sys.stderr)
         return EXIT_USAGE
-    except UsageError as e:
-        print(f"airtcp: {e}", file=sys.stderr)
+    except (UsageError, UserError) as e:
+        for line in str(e).splitlines():
+            print(f"airtcp: {line}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
-        print("airtcp: interrupted", file=sys.stderr)
+        note = getattr(args, "interrupt_note", None)
+        print("airtcp: interrupted" + (f"; {note}" if note else ""), file=sys.stderr)
         return 130
 
 

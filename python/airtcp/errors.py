@@ -5,6 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+class UserError(Exception):
+    """Base of the errors that describe a mistake in what was asked (a bad sweep, an unknown study,
+    an unusable store...): the command line prints their message and exits with status 2."""
+
+
 @dataclass(frozen=True)
 class FieldError:
     """One problem in a scenario: the dotted field path, the value as written, and the message."""

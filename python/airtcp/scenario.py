@@ -196,11 +196,13 @@ class Scenario:
                 return item
         return None
 
-    def set(self, path: str, value: Any) -> None:
+    def set(self, path: str, value: Any, *, create: bool = True) -> None:
         """Sets the value at a dotted path; list entries are addressed by name or index:
         ``"links.bottleneck.loss.p"``, ``"flows.video.app.rate"``, ``"simulation.seed"``.
-        Missing intermediate tables are created."""
-        parent, key = self._walk(path, create=True)
+        Missing intermediate tables are created, unless ``create`` is false (then only the last
+        key may be new, and a path through a missing table raises ``KeyError``: what sweeps use,
+        so that a mistyped path is an error rather than a new table)."""
+        parent, key = self._walk(path, create=create)
         if not isinstance(parent, dict):
             raise KeyError(f"{path}: cannot set a key inside a non-table value")
         parent[key] = value

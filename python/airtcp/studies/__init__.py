@@ -1,0 +1,94 @@
+"""Studies: one module per reproduced study, each defining ``STUDY = Study(...)``.
+
+>>> from airtcp import studies
+>>> "foundation" in studies.available()
+True
+>>> studies.load("nope")
+Traceback (most recent call last):
+...
+airtcp.studies.framework.StudyError: unknown study 'nope' (studies: foundation)
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from .framework import (
+    ByMode,
+    Derived,
+    Experiment,
+    Figure,
+    Published,
+    Study,
+    StudyError,
+    Tolerance,
+    difference,
+    ratio,
+    relative_change,
+)
+
+_NOT_STUDIES = {"framework"}
+
+
+def available() -> list[str]:
+    """Names of the study modules in this package."""
+    return sorted(
+        m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_") and m.name not in _NOT_STUDIES
+    )
+
+
+def load(name: str) -> Study:
+    """The study called ``name`` (its module's ``STUDY``)."""
+    names = available()
+    if name not in names:
+        raise StudyError(f"unknown study {name!r} (studies: {', '.join(names)})")
+    module = importlib.import_module(f"{__name__}.{name}")
+    study = getattr(module, "STUDY", None)
+    if not isinstance(study, Study):
+        raise StudyError(f"module airtcp.studies.{name} defines no STUDY = Study(...)")
+    if study.name != name:
+        raise StudyError(f"airtcp.studies.{name}: STUDY.name is {study.name!r}, expected {name!r}")
+    return study
+
+
+def load_many(names: list[str | Study]) -> list[Study]:
+    """Studies by name (or :class:`Study` objects, passed through); ``all`` (alone) means every
+    study. Unknown names are all reported at once."""
+    if names == ["all"]:
+        names = list(available())
+    unique: list[str | Study] = []
+    for n in names:  # each study once
+        if not any(n is u or (isinstance(n, str) and n == u) for u in unique):
+            unique.append(n)
+    names = unique
+    problems, out = [], []
+    for n in names:
+        if isinstance(n, Study):
+            out.append(n)
+            continue
+        try:
+            out.append(load(n))
+        except StudyError as e:
+            problems.extend(e.problems)
+    if problems:
+        raise StudyError(problems)
+    return out
+
+
+__all__ = [
+    "ByMode",
+    "Derived",
+    "Experiment",
+    "Figure",
+    "Published",
+    "Study",
+    "StudyError",
+    "Tolerance",
+    "available",
+    "difference",
+    "load",
+    "load_many",
+    "ratio",
+    "relative_change",
+]
