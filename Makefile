@@ -1,4 +1,4 @@
-# airtcp: two commands do everything on a fresh machine (Rust toolchain and Python 3.10+ only).
+# airtcp: two commands do everything on a fresh machine (Rust toolchain and Python 3.11+ only).
 #
 #   make demo   set up (local .venv, release build of the extension) and run the main job:
 #               reproduce every study in quick mode and write the report (reports/index.html)

@@ -23,6 +23,9 @@ def test_result_frames(example_path):
     q = r.queue_series
     assert set(q["direction"]) == {"r1->r2"} and len(q) > 1000
     assert r.summary["events"] > 0 and r.summary["airtcp_version"] == airtcp.__version__
+    # The version names the exact simulator build: release + fingerprint of the core's sources.
+    release, fingerprint = airtcp.__version__.split("+src.")
+    assert release and len(fingerprint) == 16
 
 
 def test_same_seed_same_result_in_process(example_path):

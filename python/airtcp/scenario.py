@@ -20,11 +20,11 @@ Python, the CLI and Rust report identical errors.
 from __future__ import annotations
 
 import copy
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import tomli_w
-import tomllib
 
 from . import _core
 from .errors import FieldError, ScenarioError

@@ -153,7 +153,7 @@ class Store:
     # -- writing ---------------------------------------------------------------------------------
     def put(self, record: RunRecord, *, replace: bool = False) -> None:
         """Stores one finished run and commits it (``replace`` overwrites an existing result)."""
-        now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+        now = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
         name = json.loads(record.canonical).get("name")
         verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
         with self._transaction() as db:

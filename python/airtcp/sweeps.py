@@ -37,13 +37,13 @@ import itertools
 import json
 import math
 import time
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
-import tomllib
 
 from . import _core
 from .errors import ScenarioError, UserError
@@ -373,7 +373,7 @@ def run_sweeps(
     worker process per core) and closed afterwards.
     """
     started = time.perf_counter()
-    started_at = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    started_at = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     version = _core.__version__
     plans = [plan(sw, version) for sw in sweeps]
     for sw in sweeps:

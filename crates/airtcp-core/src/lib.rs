@@ -23,5 +23,12 @@ pub mod world;
 pub use scenario::{Config, ScenarioError};
 pub use world::{RunResult, World, simulate};
 
-/// The airtcp version, part of every result's provenance.
+/// The airtcp release version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Fingerprint of the simulator's sources (see `build.rs`).
+pub const SOURCE_HASH: &str = env!("AIRTCP_SOURCE_HASH");
+
+/// The version recorded with every result: `<release>+src.<source fingerprint>`. Two builds from
+/// different sources never share it, so stored results cannot outlive the code that made them.
+pub const BUILD_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+src.", env!("AIRTCP_SOURCE_HASH"));

@@ -54,7 +54,8 @@ fn run(
 /// The module `airtcp._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("__version__", airtcp_core::VERSION)?;
+    m.add("__version__", airtcp_core::BUILD_VERSION)?;
+    m.add("__release__", airtcp_core::VERSION)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;

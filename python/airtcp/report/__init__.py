@@ -225,7 +225,7 @@ def index_blocks(records: list[tuple[str, StudyRecord]]) -> list[Block]:
     header = ["study", "title", "mode", "published", "pass", "fail", "not run / n.a.", "runs", "run time", "version"]
     total_pass = sum(_counts(r)["pass"] for _, r in records)
     total = sum(_counts(r)["total"] for _, r in records)
-    now = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    now = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     return [
         Links([("Markdown version", "index.md")]),
         Heading(1, "airtcp: reproduced studies"),

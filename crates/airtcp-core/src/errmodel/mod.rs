@@ -106,6 +106,8 @@ pub struct LossProcess {
     rng: SimRng,
     seen: u64,
     lost: u64,
+    bursts: u64,
+    last_lost: bool,
 }
 
 impl LossProcess {
@@ -120,7 +122,7 @@ impl LossProcess {
             LossModel::PacketTrace { pattern, repeat } => State::PacketTrace(trace::PacketTrace::new(pattern.clone(), *repeat)),
             LossModel::IntervalTrace { intervals } => State::IntervalTrace(trace::IntervalTrace::new(intervals.clone())),
         };
-        LossProcess { state, rng, seen: 0, lost: 0 }
+        LossProcess { state, rng, seen: 0, lost: 0, bursts: 0, last_lost: false }
     }
 
     /// Decides whether a transmission of `bytes` bytes finishing at `now` is lost.
@@ -138,6 +140,8 @@ impl LossProcess {
         };
         self.seen += 1;
         self.lost += lost as u64;
+        self.bursts += (lost && !self.last_lost) as u64;
+        self.last_lost = lost;
         lost
     }
 
@@ -149,6 +153,12 @@ impl LossProcess {
     /// Packets lost so far.
     pub fn lost(&self) -> u64 {
         self.lost
+    }
+
+    /// Loss bursts so far: runs of consecutive losses among the transmissions this process judged
+    /// (so `lost / bursts` is the observed mean burst length).
+    pub fn bursts(&self) -> u64 {
+        self.bursts
     }
 }
 

@@ -90,6 +90,10 @@ fn gilbert_elliott_discrete_rate_and_bursts() {
     let b = bursts(&v);
     let se_b = ((1.0 - g.p_bg) / g.p_bg.powi(2) / b.len() as f64).sqrt();
     assert_close("GE mean burst", mean(&b), 1.0 / g.p_bg, se_b);
+    let mut p = process(LossModel::GilbertElliott(g), "ge");
+    let again = run(&mut p, n, 1000, SimTime(1));
+    assert_eq!(again, v);
+    assert_eq!((p.lost(), p.bursts()), (b.iter().sum::<usize>() as u64, b.len() as u64), "the process counts its bursts");
 }
 
 #[test]

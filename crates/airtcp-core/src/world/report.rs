@@ -27,6 +27,9 @@ pub struct LinkReport {
     pub utilization: f64,
     /// Time-averaged number of waiting packets.
     pub mean_queue_packets: f64,
+    /// Runs of consecutive losses at this direction's loss process (its drops / this = mean
+    /// loss burst length in packets).
+    pub loss_bursts: u64,
 }
 
 crate::columnar!(queue_columns, QueueSample, time, packets, bytes, avg);
@@ -125,6 +128,7 @@ impl World {
                 counters: c.counters.clone(),
                 utilization: if secs > 0.0 { c.counters.busy_time.min(now).as_secs_f64() / secs } else { 0.0 },
                 mean_queue_packets: c.queue.mean_len(now),
+                loss_bursts: c.loss.as_ref().map_or(0, |l| l.bursts()),
             });
             if let Some(samples) = c.queue.take_series() {
                 queue_series.push(QueueSeries { link: c.link.clone(), direction, samples });
