@@ -17,6 +17,7 @@ pub mod stats;
 pub mod time;
 pub mod transport;
 pub mod units;
+pub mod wifi;
 pub mod world;
 
 pub use scenario::{Config, ScenarioError};

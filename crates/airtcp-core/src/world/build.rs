@@ -62,6 +62,9 @@ impl World {
                 channels.push(ch);
             }
         }
+        if let Some(w) = &config.wireless {
+            edges.extend(crate::wifi::routing_edges(w));
+        }
         let mut tables = shortest_paths(config.nodes.len(), &edges, config.routing.metric);
         for o in &config.routing.overrides {
             let edge = edges.iter().find(|e| e.from == o.node && e.to == o.via).expect("validated: via is a neighbour");
@@ -98,7 +101,25 @@ impl World {
                 monitor: FlowMonitor::new(window_start, stop.max(window_start)),
             });
         }
-        World { sched, packets: PacketPool::new(), nodes, channels, agents, flows, config: config.clone(), seed, replication }
+        let wifi = config
+            .wireless
+            .as_ref()
+            .map(|w| crate::wifi::Wifi::new(w.params.clone(), &w.stations, config.nodes.len(), &w.losses, &rngs, &config.nodes));
+        World {
+            sched,
+            packets: PacketPool::new(),
+            nodes,
+            channels,
+            agents,
+            flows,
+            config: config.clone(),
+            seed,
+            replication,
+            wifi,
+            mac_hooks: Vec::new(),
+            wifi_spare: Default::default(),
+            wifi_draining: false,
+        }
     }
 
     /// Name of node `id`.

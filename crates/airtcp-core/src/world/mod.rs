@@ -9,19 +9,23 @@ mod build;
 mod flows;
 mod net;
 mod report;
+mod wifi;
 
 pub use report::{LinkReport, QueueSeries, RunResult};
+pub use wifi::WifiResults;
 
 use crate::app::Source;
 use crate::kernel::{Scheduler, Timer};
 use crate::net::{Channel, Node};
-use crate::packet::PacketPool;
+use crate::packet::{NodeId, PacketPool};
 use crate::rng::SimRng;
 use crate::scenario::Config;
 use crate::scenario::config::FlowConfig;
 use crate::stats::FlowMonitor;
 use crate::time::SimTime;
 use crate::transport::Agent;
+use crate::wifi::hooks::MacHook;
+use crate::wifi::{Wifi, WifiEvent};
 
 /// An event: a small `Copy` value naming its target by index.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -47,6 +51,8 @@ pub enum Event {
         /// Timer generation.
         generation: u32,
     },
+    /// An event of the 802.11 subsystem.
+    Wifi(WifiEvent),
 }
 
 /// One application flow: its source, its two transport agents and its monitor.
@@ -78,6 +84,10 @@ pub struct World {
     pub(crate) config: Config,
     pub(crate) seed: u64,
     pub(crate) replication: u64,
+    pub(crate) wifi: Option<Wifi>,
+    pub(crate) mac_hooks: Vec<(NodeId, Box<dyn MacHook>)>,
+    pub(crate) wifi_spare: crate::wifi::Outbox,
+    pub(crate) wifi_draining: bool,
 }
 
 impl World {
@@ -110,6 +120,7 @@ impl World {
             Event::TxDone { chan, pkt } => self.on_tx_done(chan, pkt),
             Event::Arrive { chan, pkt } => self.on_arrive(chan, pkt),
             Event::App { flow, generation } => self.on_app_timer(flow, generation),
+            Event::Wifi(w) => self.on_wifi(w),
         }
     }
 }

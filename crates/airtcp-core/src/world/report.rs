@@ -60,12 +60,15 @@ pub struct RunResult {
     pub links: Vec<LinkReport>,
     /// Queue-length series requested by the scenario.
     pub queue_series: Vec<QueueSeries>,
+    /// 802.11 statistics (empty without radios).
+    pub wifi: super::WifiResults,
 }
 
 impl World {
     /// Collects the results (call after [`World::run`]). Takes the recorded time series.
     pub fn result(&mut self) -> RunResult {
         let now = self.sched.now();
+        let wifi = self.wifi_results();
         let mut in_flight = vec![0u64; self.flows.len()];
         for p in self.packets.iter_live() {
             if let Some(c) = in_flight.get_mut(p.flow.0 as usize) {
@@ -117,6 +120,7 @@ impl World {
             flows,
             links,
             queue_series,
+            wifi,
         }
     }
 }
