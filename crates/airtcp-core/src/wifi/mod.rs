@@ -242,6 +242,14 @@ impl Wifi {
         }
     }
 
+    /// Brings every radio's reception state up to now (end of run: for the statistics).
+    pub fn settle_all(&mut self, sched: &mut Scheduler<Event>, packets: &mut PacketPool) {
+        let now = sched.now();
+        for s in 0..self.stations.len() {
+            self.settle(s, now, sched, packets);
+        }
+    }
+
     /// Busy time of station `s` up to `now`.
     pub fn busy_time(&self, s: usize, now: SimTime) -> SimTime {
         self.stations[s].rx.busy_time_at(now)

@@ -37,8 +37,9 @@ pub struct Signal {
     pub end: SimTime,
     /// Received power, W.
     pub power: f64,
-    /// Global transmission order (ties at equal start times are processed in this order).
-    pub order: u64,
+    /// Tie-break for frames arriving at the same instant: (transmission start, transmitter). It
+    /// depends only on the frames, not on the order in which events were scheduled.
+    pub order: (SimTime, u32),
     /// Loss process judging this frame here, or [`NO_LOSS`].
     pub loss: u32,
 }
@@ -154,16 +155,23 @@ impl Reception {
         !self.cs_busy(params) && self.nav_until <= t
     }
 
-    /// Earliest time the medium could be idle again, as far as is known now (a lower bound).
-    pub fn idle_lower_bound(&self, now: SimTime) -> SimTime {
+    /// Earliest time the medium could be idle again, as far as is known now: frames not yet
+    /// started can only make it later, so this is a lower bound for wake-ups.
+    pub fn idle_lower_bound(&self, now: SimTime, params: &WifiParams) -> SimTime {
         let mut t = now.max(self.nav_until);
         if let Some(l) = &self.lock {
             t = t.max(l.sig.end);
         }
-        for s in &self.active {
-            t = t.max(s.end);
+        // SINR: carrier sense stays busy until the summed power falls below the threshold.
+        let mut total = self.total_w;
+        let mut after = SimTime::ZERO;
+        while !self.active.is_empty() && total >= params.cs_threshold_w {
+            // The next signal to end after `after` (ties: all of them).
+            let Some(next) = self.active.iter().map(|s| s.end).filter(|&e| e > after).min() else { break };
+            total -= self.active.iter().filter(|s| s.end == next).map(|s| s.power).sum::<f64>();
+            after = next;
         }
-        t
+        t.max(after)
     }
 
     /// Whether a frame is being received (locked on) and started at or before `t`.

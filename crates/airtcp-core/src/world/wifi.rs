@@ -91,6 +91,7 @@ impl World {
     pub(super) fn wifi_results(&mut self) -> WifiResults {
         let now = self.sched.now();
         let Some(wifi) = self.wifi.as_mut() else { return WifiResults::default() };
+        wifi.settle_all(&mut self.sched, &mut self.packets);
         let secs = now.as_secs_f64();
         let mut r = WifiResults::default();
         for (i, st) in wifi.stations.iter_mut().enumerate() {

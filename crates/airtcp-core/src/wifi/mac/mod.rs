@@ -219,7 +219,7 @@ impl Wifi {
         match st.backoff {
             Backoff::Running { count_from, rtime } => arm!(sched, st.access, (count_from + rtime).max(now), s, Access),
             Backoff::Paused { rtime } if st.tx_state == TxState::Idle => {
-                let at = st.rx.idle_lower_bound(now) + difs + rtime;
+                let at = st.rx.idle_lower_bound(now, &self.params) + difs + rtime;
                 arm!(sched, st.access, at, s, Access)
             }
             _ => st.access.cancel(),
@@ -389,7 +389,7 @@ impl Wifi {
             arm!(sched, st.send, now + timeout, s, Send);
         }
         self.tx_order += 1;
-        let order = self.tx_order;
+        let order = (now, s as u32);
         let rx_th = self.params.rx_threshold_w;
         for i in 0..self.channel.lists[s].len() {
             let nb = self.channel.lists[s][i];
@@ -598,6 +598,11 @@ impl Wifi {
         let now = sched.now();
         self.settle(s, now, sched, packets);
         let state = self.stations[s].tx_state;
+        if state == TxState::Idle {
+            // The response arrived at this very instant and was handled while settling.
+            self.rearm_access(s, now, sched);
+            return;
+        }
         if self.params.flavor == MacFlavor::Standard
             && matches!(state, TxState::Rts | TxState::Send | TxState::Cts)
             && !(state == TxState::Send && self.stations[s].pkt_tx.is_some_and(|o| o.ra == BROADCAST))
