@@ -37,7 +37,8 @@ fn bianchi_throughput(n: usize, w: f64, m: i32, bits: f64, sigma: f64, ts: f64, 
 const PAYLOAD: u32 = 1000; // UDP payload; IP packet 1028 B; MPDU 1056 B
 
 fn scenario(n: usize, rts: bool, duration: &str) -> String {
-    let mut s = format!("[simulation]\nduration = \"{duration}\"\nwarmup = \"2s\"\n[[nodes]]\nname = \"sink\"\nposition = [0.0, 0.0]\n");
+    let mut s =
+        format!("[simulation]\nduration = \"{duration}\"\nwarmup = \"2s\"\n[[nodes]]\nname = \"sink\"\nposition = [0.0, 0.0]\n");
     for i in 0..n {
         let a = i as f64 * std::f64::consts::TAU / n as f64;
         s += &format!("[[nodes]]\nname = \"s{i}\"\nposition = [{:.6}, {:.6}]\n", 5.0 * a.cos(), 5.0 * a.sin());
@@ -82,7 +83,13 @@ fn check(ns: &[usize], duration: &str, tol: f64) {
             let m = model(n, rts);
             let err = (sim - m) / m;
             worst = worst.max(err.abs());
-            report.push(format!("{} n={n:2}: sim {:7.1} kb/s model {:7.1} kb/s ({:+.2}%)", if rts { "rts  " } else { "basic" }, sim / 1e3, m / 1e3, 100.0 * err));
+            report.push(format!(
+                "{} n={n:2}: sim {:7.1} kb/s model {:7.1} kb/s ({:+.2}%)",
+                if rts { "rts  " } else { "basic" },
+                sim / 1e3,
+                m / 1e3,
+                100.0 * err
+            ));
         }
     }
     println!("{}", report.join("\n"));

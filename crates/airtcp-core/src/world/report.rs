@@ -70,7 +70,11 @@ impl World {
         let now = self.sched.now();
         let wifi = self.wifi_results();
         let mut in_flight = vec![0u64; self.flows.len()];
-        for p in self.packets.iter_live() {
+        // Originals whose copy already reached the next hop are counted once, as the copy.
+        let copies: Vec<u64> = self.wifi.as_ref().map_or(vec![], |w| {
+            w.stations.iter().filter_map(|s| s.delivered_in_service()).map(|id| self.packets[id].uid).collect()
+        });
+        for p in self.packets.iter_live().filter(|p| !copies.contains(&p.uid)) {
             if let Some(c) = in_flight.get_mut(p.flow.0 as usize) {
                 *c += 1;
             }

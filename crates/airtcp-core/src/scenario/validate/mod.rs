@@ -220,6 +220,7 @@ impl Validator<'_> {
             let Some(n) = self.decode::<RawNode>(r, &path) else { continue };
             let before = self.errs.len();
             self.check_name(&n.name, &join(&path, "name"), &mut seen);
+            let named = self.errs.len() == before;
             let position = match &n.position {
                 None => None,
                 Some(p) if (p.len() == 2 || p.len() == 3) && p.iter().all(|x| x.is_finite()) => {
@@ -234,7 +235,7 @@ impl Validator<'_> {
                     None
                 }
             };
-            if self.errs.len() == before {
+            if named {
                 self.nodes.insert(n.name.clone(), NodeId(names.len() as u32));
                 self.positions.push(position);
                 names.push(n.name);

@@ -163,6 +163,12 @@ impl Station {
     pub fn held_packets(&self) -> impl Iterator<Item = PacketId> + '_ {
         self.pkt_tx.iter().map(|o| o.pkt).chain(self.ifq.iter_ids())
     }
+
+    /// The frame in service if the next hop already has a copy of it (its ACK is outstanding):
+    /// that packet is no longer "in flight" for the statistics.
+    pub fn delivered_in_service(&self) -> Option<PacketId> {
+        self.pkt_tx.filter(|o| o.delivered).map(|o| o.pkt)
+    }
 }
 
 /// Arms `timer` of station `s` to fire at `at`.
