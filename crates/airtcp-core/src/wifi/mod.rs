@@ -136,8 +136,38 @@ pub struct LinkLoss {
     pub name: String,
 }
 
+/// Timing constants derived once from the parameters.
+#[derive(Copy, Clone, Debug)]
+pub struct Consts {
+    /// DIFS.
+    pub difs: SimTime,
+    /// EIFS.
+    pub eifs: SimTime,
+    /// ACK airtime at the basic rate.
+    pub ack: SimTime,
+    /// CTS airtime at the basic rate.
+    pub cts: SimTime,
+    /// RTS airtime at the basic rate.
+    pub rts: SimTime,
+}
+
+impl Consts {
+    fn of(p: &WifiParams) -> Consts {
+        use mac::frame::{ACK_BYTES, CTS_BYTES, RTS_BYTES};
+        Consts {
+            difs: p.difs(),
+            eifs: p.eifs(),
+            ack: p.ctrl_time(ACK_BYTES),
+            cts: p.ctrl_time(CTS_BYTES),
+            rts: p.ctrl_time(RTS_BYTES),
+        }
+    }
+}
+
 /// The wireless subsystem of a world.
 pub struct Wifi {
+    /// Derived timing constants.
+    pub k: Consts,
     /// Parameters.
     pub params: WifiParams,
     /// Stations, by station index.
@@ -198,6 +228,7 @@ impl Wifi {
             }
         }
         Wifi {
+            k: Consts::of(&params),
             params,
             stations,
             channel,

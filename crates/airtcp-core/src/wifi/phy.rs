@@ -65,7 +65,7 @@ impl PhyTiming {
                 Preamble::Short => SimTime::from_micros(96),
             },
             PhyStandard::Ofdm | PhyStandard::ErpOfdm => SimTime::from_micros(20),
-            PhyStandard::Ns2 => SimTime::transmission(self.plcp_bits as u64, self.plcp_rate_bps * 8),
+            PhyStandard::Ns2 => SimTime((self.plcp_bits as u64 * 1_000_000_000).div_ceil(self.plcp_rate_bps)),
         }
     }
 
@@ -82,7 +82,7 @@ impl PhyTiming {
                 let ext = if self.standard == PhyStandard::ErpOfdm { 6 } else { 0 };
                 SimTime::from_micros(20 + 4 * symbols + ext)
             }
-            PhyStandard::Ns2 => self.plcp_time() + SimTime::transmission(bytes as u64, rate_bps),
+            PhyStandard::Ns2 => self.plcp_time() + SimTime((8 * bytes as u64 * 1_000_000_000).div_ceil(rate_bps)),
         }
     }
 

@@ -93,6 +93,8 @@ pub struct Reception {
     /// Standard flavour: the last frame was received in error, so the next wait is EIFS.
     pub eifs_pending: bool,
     cursor: SimTime,
+    /// Time of the next transition (`SimTime::MAX` if none): settling earlier is a no-op.
+    due: SimTime,
     busy_since: Option<SimTime>,
     /// Accumulated busy time.
     pub busy_time: SimTime,
@@ -123,6 +125,7 @@ impl Reception {
             tx_end: SimTime::ZERO,
             eifs_pending: false,
             cursor: SimTime::ZERO,
+            due: SimTime::MAX,
             busy_since: None,
             busy_time: SimTime::ZERO,
             counts: RxCounts::default(),
@@ -135,6 +138,11 @@ impl Reception {
         let key = (sig.start, sig.order);
         let pos = self.pending.iter().rposition(|s| (s.start, s.order) <= key).map_or(0, |p| p + 1);
         self.pending.insert(pos, sig);
+        self.due = self.due.min(sig.start);
+    }
+
+    fn recompute_due(&mut self) {
+        self.due = self.next_step(SimTime::MAX).map_or(SimTime::MAX, |(t, _)| t);
     }
 
     /// Whether the radio is transmitting at `t`.
@@ -184,6 +192,9 @@ impl Reception {
     pub fn set_nav(&mut self, until: SimTime) {
         if until > self.nav_until {
             self.nav_until = until;
+            if until > self.cursor {
+                self.due = self.due.min(until);
+            }
         }
     }
 
@@ -194,6 +205,7 @@ impl Reception {
         }
         self.tx_start = now;
         self.tx_end = now + dur;
+        self.due = self.due.min(self.tx_end);
         self.account(now, params);
     }
 
@@ -240,11 +252,20 @@ impl Reception {
     }
 
     /// Processes the next transition at or before `upto`, if any: returns its time and effect.
-    pub fn step(&mut self, upto: SimTime, params: &WifiParams, losses: &mut LossTable) -> Option<(SimTime, Effect)> {
+    pub fn step(
+        &mut self,
+        upto: SimTime,
+        params: &WifiParams,
+        eifs: SimTime,
+        losses: &mut LossTable,
+    ) -> Option<(SimTime, Effect)> {
+        if self.due > upto {
+            return None;
+        }
         let (t, step) = self.next_step(upto)?;
         self.cursor = t;
         let effect = match step {
-            Step::LockEnd => self.lock_end(t, params),
+            Step::LockEnd => self.lock_end(t, params, eifs),
             Step::SignalEnd => {
                 let i = self.active.iter().position(|s| s.end == t).expect("an active signal ends now");
                 self.active.swap_remove(i);
@@ -254,11 +275,12 @@ impl Reception {
             Step::TxEnd | Step::NavEnd => Effect::None,
             Step::Start => {
                 let sig = self.pending.remove(0);
-                self.arrival(t, sig, params, losses);
+                self.arrival(t, sig, params, eifs, losses);
                 Effect::None
             }
         };
         self.account(t, params);
+        self.recompute_due();
         Some((t, effect))
     }
 
@@ -282,7 +304,7 @@ impl Reception {
         proc_.is_lost(t, sig.frame.bytes)
     }
 
-    fn arrival(&mut self, t: SimTime, sig: Signal, params: &WifiParams, losses: &mut LossTable) {
+    fn arrival(&mut self, t: SimTime, sig: Signal, params: &WifiParams, eifs: SimTime, losses: &mut LossTable) {
         let lost = self.judged_lost(&sig, t, losses);
         let mine = self.for_me(&sig.frame);
         match params.receiver {
@@ -296,7 +318,7 @@ impl Reception {
                             if mine {
                                 self.counts.collisions += 1;
                             }
-                            let until = t + params.eifs() + (sig.end - sig.start);
+                            let until = t + eifs + (sig.end - sig.start);
                             self.set_nav(until);
                         } else {
                             // ns-2 `collision()`: both are lost; the longer one keeps us busy.
@@ -345,7 +367,7 @@ impl Reception {
         }
     }
 
-    fn lock_end(&mut self, t: SimTime, params: &WifiParams) -> Effect {
+    fn lock_end(&mut self, t: SimTime, params: &WifiParams, eifs: SimTime) -> Effect {
         let l = self.lock.take().expect("lock end without a lock");
         if matches!(params.receiver, ReceiverModel::Sinr { .. }) {
             if let Some(i) = self.active.iter().position(|s| s.order == l.sig.order) {
@@ -367,7 +389,7 @@ impl Reception {
                 }
             }
             match params.flavor {
-                MacFlavor::Ns2 => self.set_nav(t + params.eifs()),
+                MacFlavor::Ns2 => self.set_nav(t + eifs),
                 MacFlavor::Standard => self.eifs_pending = true,
             }
             return Effect::None;

@@ -190,7 +190,7 @@ impl Wifi {
     /// DIFS, or EIFS in the standard flavour after an erroneous frame) when it turns idle.
     fn check_backoff(&mut self, s: usize, t: SimTime) {
         let idle = self.is_idle(s, t);
-        let (difs, eifs, slot) = (self.params.difs(), self.params.eifs(), self.params.slot);
+        let (difs, eifs, slot) = (self.k.difs, self.k.eifs, self.params.slot);
         let flavor = self.params.flavor;
         let st = &mut self.stations[s];
         if idle && !st.was_idle {
@@ -209,7 +209,7 @@ impl Wifi {
     pub(super) fn settle(&mut self, s: usize, upto: SimTime, sched: &mut Scheduler<Event>, packets: &mut PacketPool) {
         loop {
             let st = &mut self.stations[s];
-            let Some((t, effect)) = st.rx.step(upto, &self.params, &mut self.losses) else { break };
+            let Some((t, effect)) = st.rx.step(upto, &self.params, self.k.eifs, &mut self.losses) else { break };
             self.check_backoff(s, t);
             if let Effect::Decoded(f) = effect {
                 debug_assert_eq!(t, sched.now(), "frames for a station are decoded by its own events");
@@ -220,7 +220,7 @@ impl Wifi {
 
     /// Re-arms the access timer at the earliest time the backoff could expire.
     pub(super) fn rearm_access(&mut self, s: usize, now: SimTime, sched: &mut Scheduler<Event>) {
-        let difs = self.params.difs();
+        let difs = self.k.difs;
         let st = &mut self.stations[s];
         match st.backoff {
             Backoff::Running { count_from, rtime } => arm!(sched, st.access, (count_from + rtime).max(now), s, Access),
@@ -251,7 +251,7 @@ impl Wifi {
             MacFlavor::Ns2 => now + wait,
             MacFlavor::Standard => {
                 let st = &self.stations[s];
-                let ifs = if st.rx.eifs_pending { self.params.eifs() } else { self.params.difs() };
+                let ifs = if st.rx.eifs_pending { self.k.eifs } else { self.k.difs };
                 now.max(st.idle_since + ifs)
             }
         };
@@ -335,14 +335,14 @@ impl Wifi {
         }
         match self.params.flavor {
             MacFlavor::Ns2 => {
-                let wait = if self.is_idle(s, now) { self.params.difs() } else { SimTime::ZERO };
+                let wait = if self.is_idle(s, now) { self.k.difs } else { SimTime::ZERO };
                 self.start_backoff(s, now, wait);
             }
             MacFlavor::Standard => {
                 if self.is_idle(s, now) {
                     // Idle medium: send once it has been idle for DIFS (no backoff, 10.3.4.2).
                     let st = &self.stations[s];
-                    let ifs = if st.rx.eifs_pending { self.params.eifs() } else { self.params.difs() };
+                    let ifs = if st.rx.eifs_pending { self.k.eifs } else { self.k.difs };
                     let count_from = now.max(st.idle_since + ifs);
                     self.stations[s].backoff = Backoff::Running { count_from, rtime: SimTime::ZERO };
                 } else {
@@ -354,7 +354,7 @@ impl Wifi {
 
     /// ns-2 `tx_resume()`: decide what the MAC does next.
     fn tx_resume(&mut self, s: usize, now: SimTime, sched: &mut Scheduler<Event>, packets: &mut PacketPool) {
-        let (sifs, difs) = (self.params.sifs, self.params.difs());
+        let (sifs, difs) = (self.params.sifs, self.k.difs);
         let st = &mut self.stations[s];
         if st.ctrl.is_some() {
             arm!(sched, st.defer, now + sifs, s, Defer);
@@ -418,19 +418,22 @@ impl Wifi {
     }
 
     fn data_duration(&self, broadcast: bool) -> SimTime {
-        if broadcast { SimTime::ZERO } else { round_up_us(self.params.sifs + self.params.ctrl_time(ACK_BYTES)) }
+        if broadcast { SimTime::ZERO } else { round_up_us(self.params.sifs + self.k.ack) }
     }
 
     fn rts_duration(&self, data_bytes: u32) -> SimTime {
         let p = &self.params;
-        round_up_us(p.sifs + p.ctrl_time(CTS_BYTES) + p.sifs + p.data_time(data_bytes) + p.sifs + p.ctrl_time(ACK_BYTES))
+        round_up_us(p.sifs + self.k.cts + p.sifs + p.data_time(data_bytes) + p.sifs + self.k.ack)
     }
 
     /// Response timeout for a frame of airtime `dur` expecting a response of `resp` bytes.
     fn response_timeout(&self, dur: SimTime, resp: u32) -> SimTime {
         let p = &self.params;
         match p.flavor {
-            MacFlavor::Ns2 => dur + p.max_prop_delay + p.sifs + p.ctrl_time(resp) + p.max_prop_delay,
+            MacFlavor::Ns2 => {
+                let r = if resp == ACK_BYTES { self.k.ack } else { p.ctrl_time(resp) };
+                dur + p.max_prop_delay + p.sifs + r + p.max_prop_delay
+            }
             MacFlavor::Standard => dur + p.sifs + p.slot + p.phy.rx_start_delay(),
         }
     }
@@ -447,7 +450,7 @@ impl Wifi {
         }
         let o = self.stations[s].pkt_tx.expect("an RTS has a data frame");
         self.set_tx_state(s, TxState::Rts, now);
-        let dur = self.params.ctrl_time(RTS_BYTES);
+        let dur = self.k.rts;
         let frame = Frame {
             kind: FrameKind::Rts,
             retry: o.retry,
@@ -522,11 +525,10 @@ impl Wifi {
                     return true;
                 }
                 self.set_tx_state(s, TxState::Cts, now);
-                let dur = self.params.ctrl_time(CTS_BYTES);
+                let dur = self.k.cts;
                 let p = &self.params;
                 // ns-2: wait for the data: CTS + duration - SIFS - ACK (+ 2 x max propagation).
-                let timeout =
-                    (dur + p.max_prop_delay + c.duration + p.max_prop_delay).saturating_sub(p.sifs + p.ctrl_time(ACK_BYTES));
+                let timeout = (dur + p.max_prop_delay + c.duration + p.max_prop_delay).saturating_sub(p.sifs + self.k.ack);
                 let frame = Frame {
                     kind: FrameKind::Cts,
                     retry: false,
@@ -542,7 +544,7 @@ impl Wifi {
             }
             FrameKind::Ack => {
                 self.set_tx_state(s, TxState::Ack, now);
-                let dur = self.params.ctrl_time(ACK_BYTES);
+                let dur = self.k.ack;
                 let frame = Frame {
                     kind: FrameKind::Ack,
                     retry: false,
@@ -751,7 +753,7 @@ impl Wifi {
         if st.tx_state != TxState::Idle || st.ctrl.is_some() {
             return;
         }
-        let cts_part = self.params.sifs + self.params.ctrl_time(CTS_BYTES);
+        let cts_part = self.params.sifs + self.k.cts;
         st.ctrl = Some(Ctrl { kind: FrameKind::Cts, ra: f.src, duration: f.duration.saturating_sub(cts_part) });
         st.defer.cancel();
         self.tx_resume(s, now, sched, packets);
