@@ -95,6 +95,8 @@ pub struct Reception {
     cursor: SimTime,
     /// Time of the next transition (`SimTime::MAX` if none): settling earlier is a no-op.
     due: SimTime,
+    /// That transition, when known exactly (`None`: recompute).
+    due_step: Option<Step>,
     busy_since: Option<SimTime>,
     /// Accumulated busy time.
     pub busy_time: SimTime,
@@ -126,6 +128,7 @@ impl Reception {
             eifs_pending: false,
             cursor: SimTime::ZERO,
             due: SimTime::MAX,
+            due_step: None,
             busy_since: None,
             busy_time: SimTime::ZERO,
             counts: RxCounts::default(),
@@ -138,11 +141,22 @@ impl Reception {
         let key = (sig.start, sig.order);
         let pos = self.pending.iter().rposition(|s| (s.start, s.order) <= key).map_or(0, |p| p + 1);
         self.pending.insert(pos, sig);
-        self.due = self.due.min(sig.start);
+        self.lower_due(sig.start);
+    }
+
+    #[inline]
+    fn lower_due(&mut self, t: SimTime) {
+        if t <= self.due {
+            self.due = t;
+            self.due_step = None;
+        }
     }
 
     fn recompute_due(&mut self) {
-        self.due = self.next_step(SimTime::MAX).map_or(SimTime::MAX, |(t, _)| t);
+        match self.next_step(SimTime::MAX) {
+            Some((t, s)) => (self.due, self.due_step) = (t, Some(s)),
+            None => (self.due, self.due_step) = (SimTime::MAX, None),
+        }
     }
 
     /// Whether the radio is transmitting at `t`.
@@ -193,7 +207,7 @@ impl Reception {
         if until > self.nav_until {
             self.nav_until = until;
             if until > self.cursor {
-                self.due = self.due.min(until);
+                self.lower_due(until);
             }
         }
     }
@@ -205,7 +219,8 @@ impl Reception {
         }
         self.tx_start = now;
         self.tx_end = now + dur;
-        self.due = self.due.min(self.tx_end);
+        let end = self.tx_end;
+        self.lower_due(end);
         self.account(now, params);
     }
 
@@ -262,7 +277,10 @@ impl Reception {
         if self.due > upto {
             return None;
         }
-        let (t, step) = self.next_step(upto)?;
+        let (t, step) = match self.due_step {
+            Some(s) => (self.due, s),
+            None => self.next_step(upto)?,
+        };
         self.cursor = t;
         let effect = match step {
             Step::LockEnd => self.lock_end(t, params, eifs),
