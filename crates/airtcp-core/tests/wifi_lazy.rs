@@ -25,6 +25,10 @@ fn lazy_equals_eager() {
         ("preset = \"80211b\"\nreceiver = \"ns2\"\nrts_threshold = \"0B\"", 5, "8Mbps"),
         ("preset = \"ns2-wavelan\"\nreceiver = \"sinr\"\nflavor = \"standard\"", 6, "1Mbps"),
     ];
+    let lossy = "preset = \"80211b\"\nreceiver = \"ns2\"\nflavor = \"ns2\"\n[[wireless.loss]]\nframes = \"all\"\nmodel = { type = \"gilbert_elliott\", p_gb = 0.05, p_bg = 0.3 }";
+    let hidden = "preset = \"ns2-wavelan\"\ncs_threshold = \"3.652e-10W\"\nrts_threshold = \"off\"";
+    let sinr_hidden = "preset = \"80211b\"\ncs_threshold = \"3.652e-10W\"\ndata_rate = \"2Mbps\"";
+    let cases = cases.into_iter().chain([(lossy, 4, "8Mbps"), (hidden, 2, "2Mbps"), (sinr_hidden, 3, "2Mbps")]);
     for (wireless, hops, rate) in cases {
         let t = common::wifi_chain(hops, 200.0, wireless, rate, "1000B", "8s");
         let lazy = run(&t, false);

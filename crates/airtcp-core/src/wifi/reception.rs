@@ -196,6 +196,32 @@ impl Reception {
         t.max(after)
     }
 
+    /// Tightens a backoff prediction with the frames already known to arrive: a countdown that
+    /// would resume at `count_from` with `rtime` left cannot expire before the returned time,
+    /// because every queued arrival that surely makes the medium busy (ns-2 model: any; SINR: power
+    /// at or above the carrier-sense threshold) freezes it until at least that frame's end + `ifs`.
+    pub fn backoff_lower_bound(
+        &self,
+        mut count_from: SimTime,
+        mut rtime: SimTime,
+        ifs: SimTime,
+        slot: SimTime,
+        params: &WifiParams,
+    ) -> SimTime {
+        let sure = |s: &Signal| matches!(params.receiver, ReceiverModel::Ns2 { .. }) || s.power >= params.cs_threshold_w;
+        for s in self.pending.iter().filter(|s| sure(s)) {
+            if s.start >= count_from + rtime {
+                break;
+            }
+            if s.start > count_from {
+                let slots = (s.start - count_from).as_nanos() / slot.as_nanos();
+                rtime = rtime.saturating_sub(SimTime(slots * slot.as_nanos()));
+            }
+            count_from = count_from.max(s.end + ifs);
+        }
+        count_from + rtime
+    }
+
     /// Whether a frame is being received (locked on) and started at or before `t`.
     pub fn receiving_since(&self, t: SimTime) -> Option<SimTime> {
         self.lock.filter(|l| l.sig.start <= t).map(|l| l.sig.end)

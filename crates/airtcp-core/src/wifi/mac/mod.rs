@@ -220,16 +220,20 @@ impl Wifi {
 
     /// Re-arms the access timer at the earliest time the backoff could expire.
     pub(super) fn rearm_access(&mut self, s: usize, now: SimTime, sched: &mut Scheduler<Event>) {
-        let difs = self.k.difs;
+        let (difs, slot) = (self.k.difs, self.params.slot);
         let st = &mut self.stations[s];
-        match st.backoff {
-            Backoff::Running { count_from, rtime } => arm!(sched, st.access, (count_from + rtime).max(now), s, Access),
+        let (count_from, rtime) = match st.backoff {
+            Backoff::Running { count_from, rtime } => (count_from, rtime),
             Backoff::Paused { rtime } if st.tx_state == TxState::Idle => {
-                let at = st.rx.idle_lower_bound(now, &self.params) + difs + rtime;
-                arm!(sched, st.access, at, s, Access)
+                (st.rx.idle_lower_bound(now, &self.params) + difs, rtime)
             }
-            _ => st.access.cancel(),
-        }
+            _ => {
+                st.access.cancel();
+                return;
+            }
+        };
+        let at = st.rx.backoff_lower_bound(count_from, rtime, difs, slot, &self.params).max(now);
+        arm!(sched, st.access, at, s, Access)
     }
 
     fn draw_slots(&mut self, s: usize) -> u64 {
