@@ -102,3 +102,26 @@ fn exposed_terminals_defer_needlessly() {
     assert!(exposed < 0.6 * apart, "exposed senders should share the medium: {exposed:.0} vs {apart:.0}");
     assert!(rts < 0.6 * apart, "RTS/CTS does not solve exposed terminals: {rts:.0} vs {apart:.0}");
 }
+
+#[test]
+fn ofdm_and_short_preamble_capacity_match_timing() {
+    // Standard flavour, saturated single link: DIFS + CW/2 slots (uniform 0..=CWmin) + DATA + SIFS
+    // + ACK per frame. 1000 B payload -> 1028 B IP -> 1056 B MPDU.
+    let cases = [
+        // 802.11a 54 Mb/s data, 6 Mb/s ACK: slot 9, SIFS 16, CWmin 15; DATA 20 + 4 ceil((16 + 8448 + 6)/216)
+        // = 180 us, ACK 20 + 4 ceil(134/24) = 44 us.
+        ("phy = \"ofdm\"", 16.0 + 18.0 + 7.5 * 9.0 + 180.0 + 16.0 + 44.0),
+        // 802.11b short preamble, 11 Mb/s data, 2 Mb/s ACK: DATA 96 + ceil(8448/11) = 864 us, ACK 96 + 56.
+        ("preamble = \"short\"\nbasic_rate = \"2Mbps\"", 50.0 + 15.5 * 20.0 + 864.0 + 10.0 + 152.0),
+    ];
+    for (wl, us) in cases {
+        let expect = 8000.0 / us * 1e3; // kb/s
+        let t = format!(
+            "[simulation]\nduration = \"21s\"\nwarmup = \"1s\"\n[[nodes]]\nname = \"a\"\nposition = [0, 0]\n[[nodes]]\nname = \"b\"\nposition = [10, 0]\n\
+             [wireless]\npreset = \"80211b\"\n{wl}\n[[flows]]\nsrc = \"a\"\ndst = \"b\"\napp = {{ type = \"cbr\", rate = \"60Mbps\", payload = \"1000B\" }}\n"
+        );
+        let g = goodputs(&t)[0];
+        println!("{wl}: simulated {g:.0} kb/s, timing {expect:.0} kb/s");
+        assert!((g - expect).abs() / expect < 0.02, "{wl}: {g:.0} vs {expect:.0}");
+    }
+}
