@@ -266,7 +266,8 @@ impl Wifi {
             WifiEvent::Access { station, generation } => self.on_access(station as usize, generation, sched, packets),
             WifiEvent::Defer { station, generation } => self.on_defer(station as usize, generation, sched, packets),
             WifiEvent::Send { station, generation } => self.on_send(station as usize, generation, sched, packets),
-            WifiEvent::RxEnd { station } | WifiEvent::Settle { station } => self.on_rx_end(station as usize, sched, packets),
+            WifiEvent::RxEnd { station } => self.on_rx_end(station as usize, sched, packets),
+            WifiEvent::Settle { station } => self.on_settle(station as usize, sched, packets),
             WifiEvent::LlDown { station, pkt, hop } => {
                 self.ifq_enqueue(station as usize, PacketId(pkt), NodeId(hop), sched, packets)
             }
@@ -277,7 +278,7 @@ impl Wifi {
     pub fn settle_all(&mut self, sched: &mut Scheduler<Event>, packets: &mut PacketPool) {
         let now = sched.now();
         for s in 0..self.stations.len() {
-            self.settle(s, now, sched, packets);
+            self.settle_with(s, now, now, sched, packets);
         }
     }
 

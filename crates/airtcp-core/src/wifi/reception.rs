@@ -153,7 +153,7 @@ impl Reception {
     }
 
     fn recompute_due(&mut self) {
-        match self.next_step(SimTime::MAX) {
+        match self.next_step(SimTime::MAX, SimTime::MAX) {
             Some((t, s)) => (self.due, self.due_step) = (t, Some(s)),
             None => (self.due, self.due_step) = (SimTime::MAX, None),
         }
@@ -267,7 +267,7 @@ impl Reception {
         self.busy_time + self.busy_since.map_or(SimTime::ZERO, |s| now.saturating_sub(s))
     }
 
-    fn next_step(&self, upto: SimTime) -> Option<(SimTime, Step)> {
+    fn next_step(&self, upto: SimTime, starts_upto: SimTime) -> Option<(SimTime, Step)> {
         let mut best: Option<(SimTime, Step)> = None;
         let mut consider = |t: SimTime, s: Step| {
             if t <= upto && best.is_none_or(|b| (t, s) < b) {
@@ -286,16 +286,20 @@ impl Reception {
         if self.nav_until > self.cursor {
             consider(self.nav_until, Step::NavEnd);
         }
-        if let Some(s) = self.pending.first() {
+        if let Some(s) = self.pending.first()
+            && s.start <= starts_upto
+        {
             consider(s.start, Step::Start);
         }
         best
     }
 
-    /// Processes the next transition at or before `upto`, if any: returns its time and effect.
+    /// Processes the next transition at or before `upto` (frame starts only up to `starts_upto`),
+    /// if any: returns its time and effect.
     pub fn step(
         &mut self,
         upto: SimTime,
+        starts_upto: SimTime,
         params: &WifiParams,
         eifs: SimTime,
         losses: &mut LossTable,
@@ -304,8 +308,9 @@ impl Reception {
             return None;
         }
         let (t, step) = match self.due_step {
+            Some(Step::Start) if self.due > starts_upto => return None,
             Some(s) => (self.due, s),
-            None => self.next_step(upto)?,
+            None => self.next_step(upto, starts_upto)?,
         };
         self.cursor = t;
         let effect = match step {

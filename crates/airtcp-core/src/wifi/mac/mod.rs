@@ -206,10 +206,28 @@ impl Wifi {
     }
 
     /// Brings station `s`'s reception state up to `upto`, reacting to every transition in order.
+    /// Frames that start arriving at `upto` itself are left for later: a MAC decision at an instant
+    /// does not yet sense a frame whose first bit arrives at that very instant (as in ns-2, where
+    /// the timer scheduled earlier runs first; this is what makes two stations whose backoffs end
+    /// one propagation delay apart collide).
     pub(super) fn settle(&mut self, s: usize, upto: SimTime, sched: &mut Scheduler<Event>, packets: &mut PacketPool) {
+        self.settle_with(s, upto, upto.saturating_sub(SimTime(1)), sched, packets)
+    }
+
+    /// [`Self::settle`] with an explicit bound for frame starts.
+    pub(super) fn settle_with(
+        &mut self,
+        s: usize,
+        upto: SimTime,
+        starts_upto: SimTime,
+        sched: &mut Scheduler<Event>,
+        packets: &mut PacketPool,
+    ) {
         loop {
             let st = &mut self.stations[s];
-            let Some((t, effect)) = st.rx.step(upto, &self.params, self.k.eifs, &mut self.losses) else { break };
+            let Some((t, effect)) = st.rx.step(upto, starts_upto, &self.params, self.k.eifs, &mut self.losses) else {
+                break;
+            };
             self.check_backoff(s, t);
             if let Effect::Decoded(f) = effect {
                 debug_assert_eq!(t, sched.now(), "frames for a station are decoded by its own events");
@@ -405,7 +423,7 @@ impl Wifi {
             let nb = self.channel.lists[s][i];
             let n = nb.station as usize;
             if now > SimTime::ZERO {
-                self.settle(n, now - SimTime(1), sched, packets);
+                self.settle_with(n, now - SimTime(1), now - SimTime(1), sched, packets);
             }
             let start = now + nb.delay;
             let end = start + dur;
@@ -414,7 +432,7 @@ impl Wifi {
                 sched.schedule_at(end, Event::Wifi(WifiEvent::RxEnd { station: n as u32 }));
             }
             if self.eager {
-                sched.schedule_at(start, Event::Wifi(WifiEvent::Settle { station: n as u32 }));
+                sched.schedule_at(start + SimTime(1), Event::Wifi(WifiEvent::Settle { station: n as u32 }));
                 sched.schedule_at(end, Event::Wifi(WifiEvent::Settle { station: n as u32 }));
             }
             self.rearm_access(n, now, sched);
@@ -631,6 +649,13 @@ impl Wifi {
             TxState::Idle => {}
         }
         self.tx_resume(s, now, sched, packets);
+        self.rearm_access(s, now, sched);
+    }
+
+    /// Test mode: process everything up to now, frame starts at this instant included.
+    pub(super) fn on_settle(&mut self, s: usize, sched: &mut Scheduler<Event>, packets: &mut PacketPool) {
+        let now = sched.now();
+        self.settle_with(s, now, now, sched, packets);
         self.rearm_access(s, now, sched);
     }
 
