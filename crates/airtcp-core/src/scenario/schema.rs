@@ -345,6 +345,8 @@ pub struct RawWireless {
     pub capture_ratio: Option<f64>,
     /// Noise power (SINR model).
     pub noise: Option<toml::Value>,
+    /// Weakest frame that still adds interference (SINR model; default 1% of `cs_threshold`).
+    pub interference_floor: Option<toml::Value>,
     /// `"ns2"` or `"sinr"`.
     pub receiver: Option<String>,
     /// `"ns2"` or `"standard"`.

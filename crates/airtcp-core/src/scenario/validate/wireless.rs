@@ -276,7 +276,9 @@ impl Validator<'_> {
             "sinr" => ReceiverModel::Sinr {
                 capture_ratio: capture,
                 noise_w: noise.unwrap_or(0.0),
-                interference_floor_w: p.cs_threshold_w * 0.01,
+                interference_floor_w: self
+                    .positive_f64(w.interference_floor.as_ref(), "wireless.interference_floor", parse_power)
+                    .unwrap_or(p.cs_threshold_w * 0.01),
             },
             other => {
                 self.errs.push("wireless.receiver", Some(format!("{other:?}")), "allowed receiver models: \"ns2\", \"sinr\"");
