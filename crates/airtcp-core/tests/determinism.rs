@@ -66,12 +66,13 @@ app = { type = "cbr", rate = "1Mbps", randomize = true }
 
 #[test]
 fn wireless_runs_are_reproducible() {
-    let t = include_str!("../../../scenarios/wifi-chain.toml");
-    let a = common::run(t, Some(7));
-    let b = common::run(t, Some(7));
-    assert_eq!(json(&a), json(&b));
-    common::assert_conservation(&a);
-    let c = common::run(t, Some(8));
-    assert_ne!(json(&a), json(&c));
-    assert!(a.flows[0].rx_packets > 100);
+    for t in [include_str!("../../../scenarios/wifi-chain.toml"), include_str!("../../../scenarios/wifi-infra.toml")] {
+        let a = common::run(t, Some(7));
+        let b = common::run(t, Some(7));
+        assert_eq!(json(&a), json(&b));
+        common::assert_conservation(&a);
+        let c = common::run(t, Some(8));
+        assert_ne!(json(&a), json(&c));
+        assert!(a.flows[0].rx_packets > 100);
+    }
 }

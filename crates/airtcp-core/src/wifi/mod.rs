@@ -180,7 +180,8 @@ pub struct Wifi {
     pub node_station: Vec<u32>,
     /// Results to hand back to the world.
     pub out: Outbox,
-    tx_order: u64,
+    /// Frames put on the air so far.
+    pub transmissions: u64,
     /// Test mode: schedule a settle at every frame start and end (results must not change).
     pub eager: bool,
 }
@@ -235,13 +236,9 @@ impl Wifi {
             losses: LossTable { procs },
             node_station,
             out: Outbox::default(),
-            tx_order: 0,
+            transmissions: 0,
             eager: false,
         }
-    }
-
-    fn broadcast_hop(&self, hop: NodeId) -> bool {
-        hop == BROADCAST_NODE
     }
 
     /// Station index of `node`, if it has a radio.

@@ -323,7 +323,7 @@ impl Wifi {
     ) {
         let now = sched.now();
         self.settle(s, now, sched, packets);
-        let ra = if self.broadcast_hop(hop) { BROADCAST } else { self.node_station[hop.0 as usize] };
+        let ra = if hop == super::BROADCAST_NODE { BROADCAST } else { self.node_station[hop.0 as usize] };
         let (priority, size) = (matches!(packets[pkt].transport, Transport::None), packets[pkt].size);
         let st = &mut self.stations[s];
         let kind = if st.pkt_tx.is_none() && st.ifq.is_empty() {
@@ -416,7 +416,7 @@ impl Wifi {
             st.counters.tx_airtime += dur;
             arm!(sched, st.send, now + timeout, s, Send);
         }
-        self.tx_order += 1;
+        self.transmissions += 1;
         let order = (now, s as u32);
         let rx_th = self.params.rx_threshold_w;
         for i in 0..self.channel.lists[s].len() {
