@@ -93,7 +93,7 @@ impl World {
         wifi.settle_all(&mut self.sched, &mut self.packets);
         let secs = now.as_secs_f64();
         let mut r = WifiResults::default();
-        for (i, st) in wifi.stations.iter_mut().enumerate() {
+        for st in wifi.stations.iter_mut() {
             let name = self.nodes[st.node.0 as usize].name.clone();
             let mut counters = st.counters.clone();
             counters.busy_time = st.rx.busy_time_at(now);
@@ -120,7 +120,6 @@ impl World {
             if let Some(d) = st.delay_samples.take() {
                 r.mac_delays.push(MacDelaySamples { node: name, delays_s: d.iter().map(|t| t.as_secs_f64()).collect() });
             }
-            let _ = i;
         }
         r
     }
