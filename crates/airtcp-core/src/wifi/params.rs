@@ -89,7 +89,7 @@ pub struct WifiParams {
 }
 
 impl WifiParams {
-    /// DIFS = SIFS + 2 slots (10.3.2.3.4).
+    /// DIFS = SIFS + 2 slots (10.3.2.3.5).
     pub fn difs(&self) -> SimTime {
         self.sifs + self.slot + self.slot
     }

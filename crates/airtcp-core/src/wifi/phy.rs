@@ -4,10 +4,10 @@
 //! Sources (IEEE 802.11-2016):
 //! - DSSS (clause 15) and HR-DSSS (clause 16): long PPDU = 144 us preamble + 48 us PLCP header at
 //!   1 Mb/s (192 us); short PPDU (HR-DSSS only) = 72 us preamble at 1 Mb/s + 48 bit header at 2 Mb/s
-//!   (96 us). The PSDU takes `ceil(8 L / R)` microseconds (16.3.4: LENGTH is in microseconds,
-//!   rounded up). Slot 20 us, SIFS 10 us, CWmin 31, CWmax 1023 (Table 15-4 / 16-4).
+//!   (96 us). The PSDU takes `ceil(8 L / R)` microseconds (clause 16: the PLCP LENGTH field is in
+//!   microseconds, rounded up). Slot 20 us, SIFS 10 us, CWmin 31, CWmax 1023 (clause 15/16 PHY characteristics).
 //! - OFDM (clause 17, 20 MHz): `TXTIME = 16 + 4 + 4 ceil((16 + 8 L + 6) / N_DBPS)` us with
-//!   `N_DBPS = 4 R / 1 Mb/s`; slot 9 us, SIFS 16 us, CWmin 15, CWmax 1023 (Table 17-21). ERP-OFDM
+//!   `N_DBPS = 4 R / 1 Mb/s`; slot 9 us, SIFS 16 us, CWmin 15, CWmax 1023 (clause 17 PHY characteristics). ERP-OFDM
 //!   (802.11g, clause 18) adds a 6 us signal extension and uses SIFS 10 us.
 //! - ns-2's `Mac802_11::txtime()` (the "WaveLAN" model the seed studies used): the PLCP preamble
 //!   and header (144 + 48 bits) at `PLCPDataRate_` (1 Mb/s), then the MAC frame at the data or basic

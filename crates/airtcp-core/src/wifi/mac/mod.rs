@@ -542,7 +542,7 @@ impl Wifi {
                     MacFlavor::Standard => self.stations[s].rx.nav_until <= now,
                 };
                 if !clear {
-                    // 10.3.2.7: no CTS when the NAV says busy (ns-2: when the medium is busy).
+                    // 10.3.2 (CTS procedure): no CTS when the NAV says busy (ns-2: when the medium is busy).
                     self.stations[s].ctrl = None;
                     return true;
                 }
@@ -638,7 +638,7 @@ impl Wifi {
             && !(state == TxState::Send && self.stations[s].pkt_tx.is_some_and(|o| o.ra == BROADCAST))
             && let Some(end) = self.stations[s].rx.receiving_since(now)
         {
-            // A frame started arriving before the timeout: wait for it (10.3.2.9).
+            // A frame started arriving before the timeout: wait for it (10.3.2, acknowledgment procedure).
             arm!(sched, self.stations[s].send, end, s, Send);
             return;
         }
@@ -862,7 +862,7 @@ impl Wifi {
     }
 }
 
-/// Duration/ID values are whole microseconds, rounded up (9.2.5.2).
+/// Duration/ID values are whole microseconds, rounded up (9.2.5, Duration/ID field).
 fn round_up_us(t: SimTime) -> SimTime {
     SimTime(t.as_nanos().div_ceil(1000) * 1000)
 }
