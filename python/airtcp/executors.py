@@ -84,13 +84,21 @@ class Executor:
         raise NotImplementedError
 
     def close(self) -> None:
-        """Releases workers (idempotent)."""
+        """Releases workers once their runs are done (idempotent)."""
+
+    def abort(self) -> None:
+        """Stops now, abandoning runs in progress (Ctrl-C, or an error while consuming results).
+        Finished runs have already been handed back; ``close`` afterwards is a no-op."""
+        self.close()
 
     def __enter__(self) -> Executor:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, exc_type, *exc) -> None:
+        if exc_type is not None:
+            self.abort()
+        else:
+            self.close()
 
 
 class SerialExecutor(Executor):
@@ -131,6 +139,10 @@ class LocalExecutor(Executor):
         finally:
             if main:
                 signal.signal(signal.SIGINT, previous)
+        # Pending futures are never cancelled one by one: when the consumer stops early it calls
+        # `abort`, whose terminated workers make the pool's manager thread fail every pending future
+        # with BrokenProcessPool; cancelling concurrently would race with that thread (CPython 3.11
+        # then prints an InvalidStateError traceback from it).
         try:
             while pending:
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
@@ -144,19 +156,16 @@ class LocalExecutor(Executor):
                             "since worker processes import the main module)"
                         ) from None
         except KeyboardInterrupt:
-            self._terminate()  # do not wait for the runs in progress
+            self.abort()  # do not wait for the runs in progress
             raise
-        finally:
-            for fut in pending:
-                fut.cancel()
 
-    def _terminate(self) -> None:
+    def abort(self) -> None:
         pool, self._pool = self._pool, None
         if pool is None:
             return
         for proc in list(getattr(pool, "_processes", {}).values()):
             proc.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=False)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -448,6 +448,12 @@ def run_sweeps(
                         store.put(rec, replace=fresh)
                     absorb(res.key, res.raw, res.wall_time_s)
                     bar.advance(owner[res.key])
+    except BaseException:
+        # Ctrl-C or an error while consuming results: stop the workers now instead of waiting for
+        # the runs in progress (everything finished is already in the store).
+        if executor is not None:
+            executor.abort()
+        raise
     finally:
         if own_executor and executor is not None:
             executor.close()

@@ -18,6 +18,7 @@ pub mod tcp;
 pub mod time;
 pub mod transport;
 pub mod units;
+pub mod wifi;
 pub mod world;
 
 pub use scenario::{Config, ScenarioError};

@@ -13,6 +13,14 @@ fn with_link(extra: &str) -> String {
     format!("{SIM}{NODES}{LINK}{extra}\n{FLOW}")
 }
 
+/// Two radios 200 m apart.
+const RADIOS: &str = "[[nodes]]\nname = \"a\"\nposition = [0, 0]\n[[nodes]]\nname = \"b\"\nposition = [200, 0]\n";
+
+fn wifi(lines: &str) -> String {
+    // Keys first, then any sub-tables the case adds.
+    format!("{SIM}{RADIOS}[wireless]\n{lines}\n{FLOW}")
+}
+
 fn with_flow(flow: &str) -> String {
     format!("{SIM}{NODES}{LINK}{flow}")
 }
@@ -353,6 +361,98 @@ fn cases() -> Vec<(&'static str, String, &'static str, Vec<&'static str>)> {
             format!("{SIM}{NODES}{LINK}{FLOW}[routing]\nmetric = \"cost\"\n"),
             "routing.metric",
             vec!["hops", "delay"],
+        ),
+        ("unknown preset", wifi("preset = \"wavelan\""), "wireless.preset", vec!["\"wavelan\"", "ns2-wavelan", "80211b"]),
+        ("unknown wireless key", wifi("rts = 0"), "wireless.rts", vec!["unknown field `rts`", "rts_threshold"]),
+        (
+            "bad dsss rate",
+            wifi("preset = \"80211b\"\ndata_rate = \"3Mbps\""),
+            "wireless.data_rate",
+            vec!["\"3Mbps\"", "5.5Mbps", "11Mbps"],
+        ),
+        (
+            "short preamble at 1 Mb/s",
+            wifi("preset = \"80211b\"\npreamble = \"short\""),
+            "wireless.basic_rate",
+            vec!["short preamble", "1 Mb/s"],
+        ),
+        ("zero retry limit", wifi("short_retry_limit = 0"), "wireless.short_retry_limit", vec!["at least 1", "unlimited"]),
+        (
+            "bad retry word",
+            wifi("long_retry_limit = \"infinite\""),
+            "wireless.long_retry_limit",
+            vec!["\"infinite\"", "\"unlimited\""],
+        ),
+        ("bad rts threshold", wifi("rts_threshold = \"never\""), "wireless.rts_threshold", vec!["\"never\"", "\"off\""]),
+        ("power unit", wifi("tx_power = \"20dB\""), "wireless.tx_power", vec!["\"20dB\"", "dBm", "mW"]),
+        (
+            "cs above rx threshold",
+            wifi("cs_threshold = \"1e-9W\""),
+            "wireless.cs_threshold",
+            vec!["must not exceed the receive threshold"],
+        ),
+        ("unknown receiver", wifi("receiver = \"ns3\""), "wireless.receiver", vec!["\"ns3\"", "\"ns2\"", "\"sinr\""]),
+        ("unknown flavor", wifi("flavor = \"ns3\""), "wireless.flavor", vec!["\"ns2\"", "\"standard\""]),
+        ("capture ratio", wifi("capture_ratio = 0.5"), "wireless.capture_ratio", vec![">= 1"]),
+        ("cw order", wifi("cw_min = 63\ncw_max = 31"), "wireless.cw_min", vec!["cw_min <= cw_max"]),
+        ("ifq in bytes", wifi("queue_limit = \"64KB\""), "wireless.queue_limit", vec!["number of packets"]),
+        ("ap without infrastructure", wifi("ap = \"a\""), "wireless.ap", vec!["mode = \"infrastructure\""]),
+        ("infrastructure without ap", wifi("mode = \"infrastructure\""), "wireless.ap", vec!["missing", "access point"]),
+        (
+            "station out of ap range",
+            format!(
+                "{SIM}[[nodes]]\nname = \"a\"\nposition = [0, 0]\n[[nodes]]\nname = \"b\"\nposition = [300, 0]\n[wireless]\nmode = \"infrastructure\"\nap = \"a\"\n{FLOW}"
+            ),
+            "nodes[1].position",
+            vec!["300.0 m from the access point", "250.0 m decode range"],
+        ),
+        (
+            "bad position",
+            format!(
+                "{SIM}[[nodes]]\nname = \"a\"\nposition = [0]\n[[nodes]]\nname = \"b\"\nposition = [100, 0]\n[wireless]\n{FLOW}"
+            ),
+            "nodes[0].position",
+            vec!["[x, y] or [x, y, z]"],
+        ),
+        (
+            "position without wireless",
+            format!("{SIM}[[nodes]]\nname = \"a\"\nposition = [0, 0]\n[[nodes]]\nname = \"b\"\n{LINK}{FLOW}"),
+            "nodes[0].position",
+            vec!["add a [wireless] section"],
+        ),
+        (
+            "wireless member without position",
+            format!("{SIM}{NODES}{LINK}[wireless]\nnodes = [\"a\"]\n{FLOW}"),
+            "wireless.nodes[0]",
+            vec!["no position"],
+        ),
+        (
+            "loss frames",
+            wifi("[[wireless.loss]]\nframes = \"acks\"\nmodel = { type = \"bernoulli\", p = 0.1 }"),
+            "wireless.loss[0].frames",
+            vec!["\"data\"", "\"all\""],
+        ),
+        (
+            "loss model",
+            wifi("[[wireless.loss]]\nmodel = { type = \"bernoulli\", p = 2.0 }"),
+            "wireless.loss[0].model.p",
+            vec!["between 0 and 1"],
+        ),
+        (
+            "loss on a wired node",
+            format!(
+                "{SIM}{RADIOS}[[nodes]]\nname = \"w\"\n[[links]]\na = \"a\"\nb = \"w\"\nrate = \"10Mbps\"\ndelay = \"1ms\"\n[wireless]\n[[wireless.loss]]\nto = \"w\"\nmodel = {{ type = \"bernoulli\", p = 0.1 }}\n{FLOW}"
+            ),
+            "wireless.loss[0].to",
+            vec!["not a wireless node"],
+        ),
+        (
+            "out of radio range",
+            format!(
+                "{SIM}[[nodes]]\nname = \"a\"\nposition = [0, 0]\n[[nodes]]\nname = \"b\"\nposition = [400, 0]\n[wireless]\n{FLOW}"
+            ),
+            "flows[0].dst",
+            vec!["a cannot reach b", "radio hops in decode range"],
         ),
         (
             "queue series selector",

@@ -63,3 +63,16 @@ app = { type = "cbr", rate = "1Mbps", randomize = true }
     let two = common::run(&format!("{base}{extra}"), Some(3));
     assert_eq!(serde_json::to_string(&one.flows[0]).unwrap(), serde_json::to_string(&two.flows[0]).unwrap());
 }
+
+#[test]
+fn wireless_runs_are_reproducible() {
+    for t in [include_str!("../../../scenarios/wifi-chain.toml"), include_str!("../../../scenarios/wifi-infra.toml")] {
+        let a = common::run(t, Some(7));
+        let b = common::run(t, Some(7));
+        assert_eq!(json(&a), json(&b));
+        common::assert_conservation(&a);
+        let c = common::run(t, Some(8));
+        assert_ne!(json(&a), json(&c));
+        assert!(a.flows[0].rx_packets > 100);
+    }
+}

@@ -8,6 +8,8 @@ use crate::packet::NodeId;
 pub enum Iface {
     /// The transmitting direction of a wired link.
     Wired(ChannelId),
+    /// An 802.11 radio (station index in the wireless subsystem).
+    Wifi(u32),
 }
 
 /// A forwarding entry: leave through `iface` towards neighbour `next_hop`.

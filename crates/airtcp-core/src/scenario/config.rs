@@ -30,6 +30,34 @@ pub struct Config {
     pub routing: RoutingConfig,
     /// Flows.
     pub flows: Vec<FlowConfig>,
+    /// 802.11 radios, if any.
+    pub wireless: Option<WirelessConfig>,
+}
+
+/// The validated `[wireless]` section.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct WirelessConfig {
+    /// Parameters shared by all radios.
+    pub params: crate::wifi::WifiParams,
+    /// Ad hoc or infrastructure.
+    pub mode: WirelessMode,
+    /// The radios, in station order.
+    pub stations: Vec<crate::wifi::StationSpec>,
+    /// Loss processes.
+    pub losses: Vec<crate::wifi::LinkLoss>,
+}
+
+/// How radios may talk.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "mode", rename_all = "snake_case")]
+pub enum WirelessMode {
+    /// Any two radios in decode range are neighbours.
+    AdHoc,
+    /// Stations talk only to the access point.
+    Infrastructure {
+        /// The AP's node.
+        ap: NodeId,
+    },
 }
 
 /// A full-duplex wired link.

@@ -38,6 +38,8 @@ pub struct RawScenario {
     pub flows: Vec<toml::Value>,
     /// `[outputs]`.
     pub outputs: Option<toml::Value>,
+    /// `[wireless]`: the 802.11 radios.
+    pub wireless: Option<toml::Value>,
 }
 
 /// `[simulation]`.
@@ -58,6 +60,8 @@ pub struct RawSimulation {
 pub struct RawNode {
     /// Unique name (letters, digits, `_`, `-`, `.`).
     pub name: String,
+    /// Position in metres, `[x, y]` or `[x, y, z]` (wireless nodes).
+    pub position: Option<Vec<f64>>,
 }
 
 /// `[[links]]`: a full-duplex wired link.
@@ -390,4 +394,95 @@ pub struct RawOutputs {
     /// (every TCP flow) or a flow name.
     #[serde(default)]
     pub tcp_series: Vec<String>,
+}
+
+/// `[wireless]`: 802.11 radios. Every key is optional; the preset supplies the defaults.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWireless {
+    /// `"ns2-wavelan"` (default) or `"80211b"`.
+    pub preset: Option<String>,
+    /// `"adhoc"` (default) or `"infrastructure"`.
+    pub mode: Option<String>,
+    /// The access point (infrastructure mode).
+    pub ap: Option<String>,
+    /// Wireless nodes (default: every node with a position).
+    pub nodes: Option<Vec<String>>,
+    /// Timing rules: `"dsss"`, `"ofdm"`, `"erp-ofdm"`, `"ns2"`.
+    pub phy: Option<String>,
+    /// `"long"` or `"short"` (DSSS).
+    pub preamble: Option<String>,
+    /// Data frame rate, e.g. `"11Mbps"`.
+    pub data_rate: Option<Quantity>,
+    /// Control frame rate, e.g. `"1Mbps"`.
+    pub basic_rate: Option<Quantity>,
+    /// `"two_ray_ground"`, `"free_space"` or `{ model = "log_distance", ... }`.
+    pub propagation: Option<toml::Value>,
+    /// Transmit power (`"0.28183815W"`, `"24.5dBm"`).
+    pub tx_power: Option<toml::Value>,
+    /// Carrier frequency (`"914MHz"`).
+    pub frequency: Option<toml::Value>,
+    /// Antenna height (`"1.5m"`).
+    pub antenna_height: Option<toml::Value>,
+    /// Antenna gain, linear (both ends).
+    pub antenna_gain: Option<toml::Value>,
+    /// System loss, linear >= 1.
+    pub system_loss: Option<toml::Value>,
+    /// Receive (decode) threshold.
+    pub rx_threshold: Option<toml::Value>,
+    /// Carrier-sense threshold.
+    pub cs_threshold: Option<toml::Value>,
+    /// Capture ratio (ns-2 CPThresh or minimum SINR), linear.
+    pub capture_ratio: Option<f64>,
+    /// Noise power (SINR model).
+    pub noise: Option<toml::Value>,
+    /// Weakest frame that still adds interference (SINR model; default 1% of `cs_threshold`).
+    pub interference_floor: Option<toml::Value>,
+    /// `"ns2"` or `"sinr"`.
+    pub receiver: Option<String>,
+    /// `"ns2"` or `"standard"`.
+    pub flavor: Option<String>,
+    /// Slot time.
+    pub slot: Option<Quantity>,
+    /// SIFS.
+    pub sifs: Option<Quantity>,
+    /// CWmin.
+    pub cw_min: Option<i64>,
+    /// CWmax.
+    pub cw_max: Option<i64>,
+    /// Attempts for frames without RTS and for RTS (number or `"unlimited"`).
+    pub short_retry_limit: Option<toml::Value>,
+    /// Attempts for data frames after RTS (number or `"unlimited"`).
+    pub long_retry_limit: Option<toml::Value>,
+    /// RTS for data frames longer than this (`"0B"`: all; `"off"`: none).
+    pub rts_threshold: Option<toml::Value>,
+    /// MAC header + FCS bytes added to each packet.
+    pub mac_overhead: Option<Quantity>,
+    /// Interface queue limit (`"50pkt"`).
+    pub queue_limit: Option<Quantity>,
+    /// Network layer to interface queue delay (ns-2 LL `delay_`).
+    pub ll_delay: Option<Quantity>,
+    /// Nodes whose interface-queue series is recorded (`"*"` for all).
+    #[serde(default)]
+    pub record_queue: Vec<String>,
+    /// Nodes whose per-frame MAC delays are recorded (`"*"` for all).
+    #[serde(default)]
+    pub record_mac_delay: Vec<String>,
+    /// Per-receiver loss processes.
+    #[serde(default)]
+    pub loss: Vec<toml::Value>,
+}
+
+/// `[[wireless.loss]]`: a loss process judging frames on the links it selects.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWirelessLoss {
+    /// Transmitting node (default: any).
+    pub from: Option<String>,
+    /// Receiving node (default: any).
+    pub to: Option<String>,
+    /// `"data"` (default) or `"all"`.
+    pub frames: Option<String>,
+    /// The loss model, as for links.
+    pub model: Tagged,
 }

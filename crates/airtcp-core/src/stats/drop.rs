@@ -16,17 +16,20 @@ pub enum DropCause {
     NoRoute,
     /// Its TTL reached zero (a routing loop).
     TtlExpired,
+    /// An 802.11 MAC discarded it after the retry limit.
+    RetryLimit,
 }
 
 impl DropCause {
     /// Every cause, in reporting order.
-    pub const ALL: [DropCause; 6] = [
+    pub const ALL: [DropCause; 7] = [
         DropCause::QueueOverflow,
         DropCause::RedEarly,
         DropCause::RedForced,
         DropCause::LossProcess,
         DropCause::NoRoute,
         DropCause::TtlExpired,
+        DropCause::RetryLimit,
     ];
 
     /// Stable snake_case name used in outputs.
@@ -38,6 +41,7 @@ impl DropCause {
             DropCause::LossProcess => "loss_process",
             DropCause::NoRoute => "no_route",
             DropCause::TtlExpired => "ttl_expired",
+            DropCause::RetryLimit => "retry_limit",
         }
     }
 

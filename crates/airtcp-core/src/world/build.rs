@@ -63,6 +63,9 @@ impl World {
                 channels.push(ch);
             }
         }
+        if let Some(w) = &config.wireless {
+            edges.extend(crate::wifi::routing_edges(w));
+        }
         let mut tables = shortest_paths(config.nodes.len(), &edges, config.routing.metric);
         for o in &config.routing.overrides {
             let edge = edges.iter().find(|e| e.from == o.node && e.to == o.via).expect("validated: via is a neighbour");
@@ -125,6 +128,10 @@ impl World {
                 tcp,
             });
         }
+        let wifi = config
+            .wireless
+            .as_ref()
+            .map(|w| crate::wifi::Wifi::new(w.params.clone(), &w.stations, config.nodes.len(), &w.losses, &rngs, &config.nodes));
         World {
             sched,
             packets: PacketPool::new(),
@@ -137,6 +144,10 @@ impl World {
             replication,
             seg_scratch: Vec::with_capacity(64),
             pkt_scratch: Vec::with_capacity(64),
+            wifi,
+            mac_hooks: Vec::new(),
+            wifi_spare: Default::default(),
+            wifi_draining: false,
         }
     }
 

@@ -11,13 +11,15 @@ mod flows;
 mod net;
 mod report;
 mod tcp;
+mod wifi;
 
 pub use report::{LinkReport, QueueSeries, RunResult};
+pub use wifi::WifiResults;
 
 use crate::app::Source;
 use crate::kernel::{Scheduler, Timer};
 use crate::net::{Channel, Node};
-use crate::packet::{PacketId, PacketPool};
+use crate::packet::{NodeId, PacketId, PacketPool};
 use crate::rng::SimRng;
 use crate::scenario::Config;
 use crate::scenario::config::FlowConfig;
@@ -26,6 +28,8 @@ use crate::tcp::agent::TcpTimer;
 use crate::tcp::sender::SegmentOut;
 use crate::time::SimTime;
 use crate::transport::Agent;
+use crate::wifi::hooks::MacHook;
+use crate::wifi::{Wifi, WifiEvent};
 
 /// An event: a small `Copy` value naming its target by index.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -60,6 +64,8 @@ pub enum Event {
         /// Timer generation.
         generation: u32,
     },
+    /// An event of the 802.11 subsystem.
+    Wifi(WifiEvent),
 }
 
 /// What drives a flow's sender.
@@ -122,6 +128,10 @@ pub struct World {
     /// Reused buffers for TCP output (no allocation per event).
     pub(crate) seg_scratch: Vec<SegmentOut>,
     pub(crate) pkt_scratch: Vec<PacketId>,
+    pub(crate) wifi: Option<Wifi>,
+    pub(crate) mac_hooks: Vec<(NodeId, Box<dyn MacHook>)>,
+    pub(crate) wifi_spare: crate::wifi::Outbox,
+    pub(crate) wifi_draining: bool,
 }
 
 impl World {
@@ -155,6 +165,7 @@ impl World {
             Event::Arrive { chan, pkt } => self.on_arrive(chan, pkt),
             Event::App { flow, generation } => self.on_app_timer(flow, generation),
             Event::Tcp { agent, timer, generation } => self.on_tcp_timer(agent, timer, generation),
+            Event::Wifi(w) => self.on_wifi(w),
         }
     }
 }

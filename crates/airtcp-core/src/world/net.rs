@@ -22,12 +22,13 @@ impl World {
         let dst = self.packets[id].ip.dst;
         match self.nodes[node.0 as usize].routes[dst.0 as usize] {
             Some(Route { iface: Iface::Wired(ch), .. }) => self.channel_send(ch, id),
+            Some(Route { iface: Iface::Wifi(st), next_hop }) => self.wifi_send(st, id, next_hop),
             None => self.drop_packet(id, DropCause::NoRoute),
         }
     }
 
     /// A packet arrives at `node` from a link.
-    fn node_receive(&mut self, node: NodeId, id: PacketId) {
+    pub(super) fn node_receive(&mut self, node: NodeId, id: PacketId) {
         let pkt = &mut self.packets[id];
         if pkt.ip.dst == node {
             self.deliver_local(node, id);

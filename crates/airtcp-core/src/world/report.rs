@@ -70,14 +70,21 @@ pub struct RunResult {
     pub queue_series: Vec<QueueSeries>,
     /// TCP time series requested by the scenario (`[outputs] tcp_series`).
     pub tcp_series: Vec<TcpSeries>,
+    /// 802.11 statistics (empty without radios).
+    pub wifi: super::WifiResults,
 }
 
 impl World {
     /// Collects the results (call after [`World::run`]). Takes the recorded time series.
     pub fn result(&mut self) -> RunResult {
         let now = self.sched.now();
+        let wifi = self.wifi_results();
         let mut in_flight = vec![0u64; self.flows.len()];
-        for p in self.packets.iter_live() {
+        // Originals whose copy already reached the next hop are counted once, as the copy.
+        let copies: Vec<u64> = self.wifi.as_ref().map_or(vec![], |w| {
+            w.stations.iter().filter_map(|s| s.delivered_in_service()).map(|id| self.packets[id].uid).collect()
+        });
+        for p in self.packets.iter_live().filter(|p| !copies.contains(&p.uid)) {
             if p.payload > 0
                 && let Some(c) = in_flight.get_mut(p.flow.0 as usize)
             {
@@ -145,6 +152,7 @@ impl World {
             links,
             queue_series,
             tcp_series,
+            wifi,
         }
     }
 

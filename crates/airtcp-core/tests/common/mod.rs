@@ -41,3 +41,17 @@ pub fn chain(k: usize, rate: &str, delay: &str, extra_link: &str) -> String {
     }
     s
 }
+
+/// A chain of `hops + 1` wireless nodes `n0..`, `spacing` metres apart, with a `[wireless]`
+/// section built from `wireless` (TOML lines) and one UDP/CBR flow n0 -> n{hops}.
+pub fn wifi_chain(hops: usize, spacing: f64, wireless: &str, rate: &str, payload: &str, duration: &str) -> String {
+    let mut s = format!("[simulation]\nduration = \"{duration}\"\nwarmup = \"1s\"\n");
+    for i in 0..=hops {
+        s += &format!("[[nodes]]\nname = \"n{i}\"\nposition = [{}, 0.0]\n", i as f64 * spacing);
+    }
+    s += &format!("[wireless]\n{wireless}\n");
+    s += &format!(
+        "[[flows]]\nsrc = \"n0\"\ndst = \"n{hops}\"\nstart = \"1s\"\napp = {{ type = \"cbr\", rate = \"{rate}\", payload = \"{payload}\" }}\n"
+    );
+    s
+}

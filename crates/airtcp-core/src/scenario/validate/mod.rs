@@ -6,6 +6,7 @@ mod flows;
 mod loss;
 mod net;
 mod tcp;
+mod wireless;
 
 use super::config::{Config, RoutingConfig};
 use super::error::{Errors, ScenarioError, show};
@@ -29,7 +30,7 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
         Ok(t) => toml::Value::Table(t),
         Err(e) => return Err(fail(format!("not valid TOML: {}", e.to_string().trim_end()))),
     };
-    let mut v = Validator { errs: Errors::default(), base_dir, nodes: BTreeMap::new() };
+    let mut v = Validator { errs: Errors::default(), base_dir, nodes: BTreeMap::new(), positions: Vec::new() };
     let Some(raw) = v.decode::<RawScenario>(&doc, "") else {
         return Err(v.errs.finish(source, ()).unwrap_err());
     };
@@ -39,14 +40,16 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
     let (duration, seed, warmup) = v.simulation(raw.simulation.as_ref());
     let nodes = v.nodes(&raw.nodes);
     let mut links = v.links(&raw.links);
-    let routing = v.routing(raw.routing.as_ref(), &links);
+    let wireless = v.wireless(raw.wireless.as_ref(), &nodes);
+    let radio_edges = wireless.as_ref().map(crate::wifi::routing_edges).unwrap_or_default();
+    let routing = v.routing(raw.routing.as_ref(), &links, &radio_edges);
     let tcp_series = v.outputs(raw.outputs.as_ref(), &mut links, &nodes);
     let mut flows = v.flows(&raw.flows, duration);
     v.tcp_series(&tcp_series, &mut flows);
     if v.errs.is_empty() {
-        v.check_reachability(&nodes, &links, &routing, &flows);
+        v.check_reachability(&nodes, &links, &routing, &flows, &radio_edges);
     }
-    let config = Config { name, duration, seed, warmup, nodes, links, routing, flows };
+    let config = Config { name, duration, seed, warmup, nodes, links, routing, flows, wireless };
     v.errs.finish(source, config)
 }
 
@@ -72,6 +75,8 @@ struct Validator<'a> {
     errs: Errors,
     base_dir: Option<&'a Path>,
     nodes: BTreeMap<String, NodeId>,
+    /// Node positions (metres), by node index.
+    positions: Vec<Option<[f64; 3]>>,
 }
 
 impl Validator<'_> {
@@ -217,8 +222,24 @@ impl Validator<'_> {
             let Some(n) = self.decode::<RawNode>(r, &path) else { continue };
             let before = self.errs.len();
             self.check_name(&n.name, &join(&path, "name"), &mut seen);
-            if self.errs.len() == before {
+            let named = self.errs.len() == before;
+            let position = match &n.position {
+                None => None,
+                Some(p) if (p.len() == 2 || p.len() == 3) && p.iter().all(|x| x.is_finite()) => {
+                    Some([p[0], p[1], p.get(2).copied().unwrap_or(0.0)])
+                }
+                Some(p) => {
+                    self.errs.push(
+                        join(&path, "position"),
+                        Some(format!("{p:?}")),
+                        "a position is [x, y] or [x, y, z] in metres (finite numbers)",
+                    );
+                    None
+                }
+            };
+            if named {
                 self.nodes.insert(n.name.clone(), NodeId(names.len() as u32));
+                self.positions.push(position);
                 names.push(n.name);
             }
         }
@@ -228,7 +249,12 @@ impl Validator<'_> {
         names
     }
 
-    fn routing(&mut self, raw: Option<&toml::Value>, links: &[super::config::LinkConfig]) -> RoutingConfig {
+    fn routing(
+        &mut self,
+        raw: Option<&toml::Value>,
+        links: &[super::config::LinkConfig],
+        radio_edges: &[crate::net::routing::Edge],
+    ) -> RoutingConfig {
         let mut out = RoutingConfig { metric: Metric::Hops, overrides: vec![] };
         let Some(raw) = raw else { return out };
         let Some(r) = self.decode::<super::schema::RawRouting>(raw, "routing") else { return out };
@@ -243,12 +269,16 @@ impl Validator<'_> {
             let destination = self.node(&route.destination, &join(&path, "destination"));
             let via = self.node(&route.via, &join(&path, "via"));
             if let (Some(node), Some(destination), Some(via)) = (node, destination, via) {
-                let neighbour = links.iter().any(|l| (l.a == node && l.b == via) || (l.b == node && l.a == via));
+                let neighbour = links.iter().any(|l| (l.a == node && l.b == via) || (l.b == node && l.a == via))
+                    || radio_edges.iter().any(|e| e.from == node && e.to == via);
                 if !neighbour {
                     self.errs.push(
                         join(&path, "via"),
                         Some(format!("{:?}", route.via)),
-                        format!("{:?} shares no link with {:?}", route.via, route.node),
+                        format!(
+                            "{:?} shares no link with {:?} and is not a radio neighbour in decode range",
+                            route.via, route.node
+                        ),
                     );
                 } else {
                     out.overrides.push(super::config::RouteOverride { node, destination, via });

@@ -206,6 +206,7 @@ impl Validator<'_> {
         links: &[LinkConfig],
         routing: &RoutingConfig,
         flows: &[FlowConfig],
+        radio_edges: &[Edge],
     ) {
         let mut edges = Vec::new();
         for (i, l) in links.iter().enumerate() {
@@ -213,6 +214,7 @@ impl Validator<'_> {
                 edges.push(Edge { from, to, iface: Iface::Wired(ChannelId((2 * i + d) as u32)), delay: l.delay });
             }
         }
+        edges.extend_from_slice(radio_edges);
         let mut tables = shortest_paths(nodes.len(), &edges, routing.metric);
         for o in &routing.overrides {
             let e = edges.iter().find(|e| e.from == o.node && e.to == o.via).expect("checked neighbour");
@@ -239,7 +241,7 @@ impl Validator<'_> {
                     let why = if hops > nodes.len() {
                         "the routes loop (check [routing] overrides)"
                     } else {
-                        "no path of links joins them"
+                        "no path of links or radio hops in decode range joins them"
                     };
                     self.errs.push(
                         format!("flows[{i}].{what}"),

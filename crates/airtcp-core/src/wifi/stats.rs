@@ -1,0 +1,89 @@
+//! Per-MAC statistics.
+
+use crate::time::SimTime;
+
+/// Counters of one station's MAC (all frames, all destinations).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct MacCounters {
+    /// Packets accepted by the interface queue (or straight into service).
+    pub enqueued: u64,
+    /// Packets refused by a full interface queue.
+    pub queue_drops: u64,
+    /// Data frame transmissions (first attempts and retries, unicast and broadcast).
+    pub data_attempts: u64,
+    /// Data frame retransmissions.
+    pub data_retries: u64,
+    /// RTS transmissions.
+    pub rts_attempts: u64,
+    /// RTS attempts that got no CTS.
+    pub cts_timeouts: u64,
+    /// Data attempts that got no ACK.
+    pub ack_timeouts: u64,
+    /// Unicast frames acknowledged (and broadcast frames sent).
+    pub delivered: u64,
+    /// Frames discarded at the retry limit.
+    pub retry_drops: u64,
+    /// Of those, frames whose data had in fact reached the next hop (only the ACKs were lost).
+    pub retry_drops_after_delivery: u64,
+    /// Data frames received for this station and passed up.
+    pub rx_data: u64,
+    /// Data frames received again (ACK lost) and discarded as duplicates.
+    pub rx_duplicates: u64,
+    /// Frames for this station lost to overlapping frames (collisions).
+    pub rx_collisions: u64,
+    /// Frames for this station lost to the loss process or too weak to decode.
+    pub rx_errors: u64,
+    /// CTS frames sent.
+    pub cts_sent: u64,
+    /// ACK frames sent.
+    pub acks_sent: u64,
+    /// Time spent transmitting.
+    pub tx_airtime: SimTime,
+    /// Time the medium was busy for this radio (own transmissions or sensed frames).
+    pub busy_time: SimTime,
+    /// Sum of per-frame MAC delays (head of the queue to ACK or discard), ns.
+    #[serde(skip)]
+    pub mac_delay_sum_ns: u128,
+    /// Frames that finished MAC service.
+    pub mac_delay_count: u64,
+    /// Largest MAC delay.
+    pub mac_delay_max: SimTime,
+}
+
+/// The report of one station.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct WifiReport {
+    /// Node name.
+    pub node: String,
+    /// Whether this is the access point.
+    pub ap: bool,
+    /// Counters.
+    #[serde(flatten)]
+    pub counters: MacCounters,
+    /// Fraction of the run the medium was busy at this radio.
+    pub busy_fraction: f64,
+    /// Fraction of the run this radio transmitted.
+    pub tx_fraction: f64,
+    /// Mean MAC service time of a frame, s (NaN if none finished).
+    pub mean_mac_delay_s: f64,
+    /// Time-averaged interface-queue length.
+    pub mean_queue_packets: f64,
+}
+
+/// Interface-queue samples of one station.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct WifiQueueSeries {
+    /// Node name.
+    pub node: String,
+    /// One sample per change.
+    pub samples: Vec<crate::net::queue::QueueSample>,
+}
+
+/// Per-frame MAC delays of one station, s.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct MacDelaySamples {
+    /// Node name.
+    pub node: String,
+    /// Delay of each frame that finished service (ACKed or discarded), in order.
+    pub delays_s: Vec<f64>,
+}

@@ -1,0 +1,129 @@
+//! The 802.11 half of the world: handing packets to radios, passing received packets up, and
+//! delivering MAC indications to attached hooks.
+
+use super::{Event, World};
+use crate::packet::{NodeId, PacketId};
+use crate::wifi::WifiEvent;
+use crate::wifi::hooks::{HookCtx, MacHook};
+use crate::wifi::stats::{MacDelaySamples, WifiQueueSeries, WifiReport};
+
+/// Wireless results of a run.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct WifiResults {
+    /// One report per radio, in station order.
+    pub stations: Vec<WifiReport>,
+    /// Interface-queue series requested by the scenario.
+    pub queue_series: Vec<WifiQueueSeries>,
+    /// Per-frame MAC delays requested by the scenario.
+    pub mac_delays: Vec<MacDelaySamples>,
+}
+
+impl World {
+    pub(super) fn on_wifi(&mut self, ev: WifiEvent) {
+        let wifi = self.wifi.as_mut().expect("wifi events need a wireless subsystem");
+        wifi.handle(ev, &mut self.sched, &mut self.packets);
+        self.drain_wifi();
+    }
+
+    /// Hands a packet at `node` to its radio `station` for neighbour `hop`.
+    pub(super) fn wifi_send(&mut self, station: u32, id: PacketId, hop: NodeId) {
+        let wifi = self.wifi.as_mut().expect("a wifi route needs a wireless subsystem");
+        wifi.send(station as usize, id, hop, &mut self.sched, &mut self.packets);
+        self.drain_wifi();
+    }
+
+    /// Hands the subsystem's outbox to hooks, the drop accounting and the network layer. Not
+    /// re-entered: packets forwarded onto a radio while draining are picked up by the loop.
+    fn drain_wifi(&mut self) {
+        if self.wifi_draining {
+            return;
+        }
+        self.wifi_draining = true;
+        while let Some(wifi) = self.wifi.as_mut()
+            && !wifi.out.is_empty()
+        {
+            let mut out = std::mem::replace(&mut wifi.out, std::mem::take(&mut self.wifi_spare));
+            if !out.indications.is_empty() {
+                let mut ctx = HookCtx::new(self.sched.now());
+                for ind in out.indications.drain(..) {
+                    for (node, hook) in self.mac_hooks.iter_mut() {
+                        if *node == ind.node {
+                            hook.on_indication(&ind, &self.packets[ind.pkt], &mut ctx);
+                        }
+                    }
+                }
+                for (node, packet) in ctx.outbox {
+                    let id = self.packets.alloc(packet);
+                    self.send_from_node(node, id);
+                }
+            }
+            for id in out.release.drain(..) {
+                self.packets.free(id);
+            }
+            for (id, cause) in out.drops.drain(..) {
+                self.drop_packet(id, cause);
+            }
+            for (node, id) in out.up.drain(..) {
+                self.node_receive(node, id);
+            }
+            self.wifi_spare = out;
+        }
+        self.wifi_draining = false;
+    }
+
+    /// Attaches a link-layer scheme to `node`'s MAC: it receives every indication of that MAC.
+    /// Panics if the node has no radio.
+    pub fn attach_mac_hook(&mut self, node: NodeId, hook: Box<dyn MacHook>) {
+        let wifi = self.wifi.as_mut().expect("attach_mac_hook needs a wireless scenario");
+        let s = wifi.station_of(node).expect("the node has no radio");
+        wifi.stations[s].hooked = true;
+        self.mac_hooks.push((node, hook));
+    }
+
+    /// Test mode: settle every radio at every frame start and end (results must be identical).
+    pub fn set_wifi_eager(&mut self, eager: bool) {
+        if let Some(w) = self.wifi.as_mut() {
+            w.eager = eager;
+        }
+    }
+
+    pub(super) fn wifi_results(&mut self) -> WifiResults {
+        let now = self.sched.now();
+        let Some(wifi) = self.wifi.as_mut() else { return WifiResults::default() };
+        wifi.settle_all(&mut self.sched, &mut self.packets);
+        let secs = now.as_secs_f64();
+        let mut r = WifiResults::default();
+        for st in wifi.stations.iter_mut() {
+            let name = self.nodes[st.node.0 as usize].name.clone();
+            let mut counters = st.counters.clone();
+            counters.busy_time = st.rx.busy_time_at(now);
+            counters.rx_collisions = st.rx.counts.collisions;
+            counters.rx_errors = st.rx.counts.errors;
+            let frac = |t: crate::time::SimTime| if secs > 0.0 { t.min(now).as_secs_f64() / secs } else { 0.0 };
+            let mean_delay = if counters.mac_delay_count == 0 {
+                f64::NAN
+            } else {
+                counters.mac_delay_sum_ns as f64 * 1e-9 / counters.mac_delay_count as f64
+            };
+            r.stations.push(WifiReport {
+                node: name.clone(),
+                ap: st.ap,
+                busy_fraction: frac(counters.busy_time),
+                tx_fraction: frac(counters.tx_airtime),
+                mean_mac_delay_s: mean_delay,
+                mean_queue_packets: st.ifq.mean_len(now),
+                counters,
+            });
+            if let Some(samples) = st.ifq.take_series() {
+                r.queue_series.push(WifiQueueSeries { node: name.clone(), samples });
+            }
+            if let Some(d) = st.delay_samples.take() {
+                r.mac_delays.push(MacDelaySamples { node: name, delays_s: d.iter().map(|t| t.as_secs_f64()).collect() });
+            }
+        }
+        r
+    }
+}
+
+// Events stay small: the heap moves them on every push and pop.
+const _: () = assert!(std::mem::size_of::<Event>() <= 16);
