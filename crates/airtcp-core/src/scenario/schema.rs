@@ -529,6 +529,8 @@ pub struct RawWirelessLoss {
     pub to: Option<String>,
     /// `"data"` (default) or `"all"`.
     pub frames: Option<String>,
+    /// Also judge frames the receiver only overhears (default false).
+    pub overheard: Option<bool>,
     /// The loss model, as for links.
     pub model: Tagged,
 }

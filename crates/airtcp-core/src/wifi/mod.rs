@@ -33,7 +33,7 @@ use hooks::MacIndication;
 use ifq::Ifq;
 use mac::Station;
 pub use params::{MacFlavor, ReceiverModel, WifiParams};
-use reception::LossTable;
+use reception::{LinkLossProcess, LossTable};
 
 /// The next hop meaning "every station in range" (MAC broadcast).
 pub const BROADCAST_NODE: NodeId = NodeId(u32::MAX);
@@ -159,6 +159,10 @@ pub struct LinkLoss {
     pub to: Option<u32>,
     /// Judge data frames only.
     pub data_only: bool,
+    /// Also judge frames the receiver only overhears (ns-2's `IncomingErrProc` runs on every
+    /// frame a node receives): a judged-lost overheard frame is undecodable (EIFS instead of the
+    /// NAV of its Duration field).
+    pub overheard: bool,
     /// The model.
     pub model: crate::errmodel::LossModel,
     /// Stream name.
@@ -256,7 +260,11 @@ impl Wifi {
                     let (a, b) = (&names[specs[tx].node.0 as usize], &names[specs[nb.station as usize].node.0 as usize]);
                     let stream = rngs.stream(&format!("wifi/loss/{}/{a}->{b}", l.name));
                     nb.loss = procs.len() as u32;
-                    procs.push((LossProcess::new(&l.model, stream), l.data_only));
+                    procs.push(LinkLossProcess {
+                        process: LossProcess::new(&l.model, stream),
+                        data_only: l.data_only,
+                        overheard: l.overheard,
+                    });
                 }
             }
         }
