@@ -114,6 +114,16 @@ def tiny_study() -> Study:
             tolerance=Tolerance(rel=0.02),
         ),
         Published(
+            "loose",
+            "a value only quick mode's looser bound accepts",
+            "Fig. 2",
+            50.0,
+            "loss",
+            "loss_pct",
+            {"links.l.loss.p": 0.3},
+            tolerance=ByMode(quick=Tolerance(abs=45), full=Tolerance(rel=0.01)),
+        ),
+        Published(
             "u5", "utilisation at 5 Mb/s", "Fig. 3", 0.5, "load", "util", {"mbps": 5}, tolerance=Tolerance(abs=0.01)
         ),
     ]
@@ -139,6 +149,7 @@ def test_compare_verdicts_ranges_derived_and_not_run(tmp_path):
         c.loc["ratio", "ci95"]
     )  # one replication
     assert c.loc["u5", "verdict"] == "pass"
+    assert c.loc["loose", "verdict"] == "pass" and c.loc["loose", "tolerance"] == str(Tolerance(abs=45))
     assert rec.mode == "quick" and rec.provenance["runs"] == 9 + 3
 
 

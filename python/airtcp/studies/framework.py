@@ -151,6 +151,9 @@ class Published:
     of the source, checked as an assertion on a derived quantity, e.g. "DelAck beats NewReno at one
     hop" as a relative change in ``(0, inf)``); findings get their own table in the report.
 
+    ``tolerance`` may differ by mode (``ByMode(quick=Tolerance(rel=0.1), full=Tolerance(rel=0.05))``:
+    quick runs are shorter and have fewer replications, so their bounds are looser).
+
     ``known_difference`` explains, when we knowingly do not reproduce the value (a documented quirk
     of the source's simulator, a contradiction in the source...), why. A comparison outside its
     tolerance then gets the verdict ``"explained"`` instead of ``"fail"``: it is shown with the
@@ -164,7 +167,7 @@ class Published:
     metric: str
     at: Mapping[str, Any] = field(default_factory=dict)
     derived: Derived | None = None
-    tolerance: Tolerance = field(default_factory=Tolerance)
+    tolerance: Tolerance | ByMode = field(default_factory=Tolerance)
     unit: str = ""
     note: str = ""
     kind: str = "value"
@@ -306,10 +309,12 @@ def _fmt_at(at: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={_display(v)}" for k, v in at.items())
 
 
-def compare(study: Study, results: Mapping[str, SweepResult]) -> pd.DataFrame:
-    """One row per published number: published, ours (mean, 95% CI), difference, verdict."""
+def compare(study: Study, results: Mapping[str, SweepResult], mode: str = "full") -> pd.DataFrame:
+    """One row per published number: published, ours (mean, 95% CI), difference, verdict (with the
+    tolerance of ``mode``)."""
     rows = []
     for p in study.published:
+        tolerance = resolve(p.tolerance, mode)
         res = results[p.experiment]
         points = [pt["params"] for pt in res.provenance["points"]]
         row: dict[str, Any] = {
@@ -326,7 +331,7 @@ def compare(study: Study, results: Mapping[str, SweepResult]) -> pd.DataFrame:
             "known_difference": p.known_difference,
             "published_low": p.value[0] if isinstance(p.value, tuple) else p.value,
             "published_high": p.value[1] if isinstance(p.value, tuple) else p.value,
-            "tolerance": str(p.tolerance),
+            "tolerance": str(tolerance),
         }
         values = _measure(p, res, points)
         if values is None:
@@ -342,7 +347,7 @@ def compare(study: Study, results: Mapping[str, SweepResult]) -> pd.DataFrame:
         else:
             target = lo if ours < lo else hi if ours > hi else ours
             diff = ours - target
-            allowed = p.tolerance.allowed(target)
+            allowed = tolerance.allowed(target)
             rel = diff / abs(target) if target != 0 else (0.0 if diff == 0 else math.inf)
             verdict = "pass" if abs(diff) <= allowed * (1 + 1e-12) else "explained" if p.known_difference else "fail"
         row.update({"n": s["n"], "ours": ours, "ci95": s["ci95"], "difference": diff, "rel_difference": rel})
