@@ -7,8 +7,11 @@
 #   transport=tcp|udp   variant=Newreno|Reno|Tahoe|Vegas|Sack1   sink=TCPSink|DelAck|Sack1|Sack1/DelAck
 #   delack=0.1 (DelAck interval, s)   window=20   size=1460 (TCP payload / CBR packet size)
 #   rate=1700 (CBR kb/s)   ifq=50   per=0 (uniform packet error rate on every received unicast frame)
+#   errdrop=0 (1: corrupted frames are dropped before the MAC, so it never senses them; 0: they
+#   reach the MAC marked as errors: no ACK, EIFS)
 #   minrto=0.2 rtoinit=3 (ns-2.35 defaults; ns-2.27 used 1 and 6)   retry=7 lretry=4   trace=FILE
-#   ctrlper=0 (1: the error model also hits control frames)
+#   nodes=HOPS+1 spacing=200 src=0 dst=HOPS (the thesis keeps all 7 nodes: nodes=7)
+#   flow2=KIND:SRC:DST[:RATE] a second flow, KIND tcp (same settings as the first) or udp (CBR, RATE kb/s)
 #
 # Prints one line of key=value results:
 #   rx_bytes (bytes received by the sink agent, AGT layer, duplicates included, packet sizes as
@@ -23,7 +26,8 @@ set hops [o hops 3]; set rts [o rts 0]; set basic [o basic 1Mb]; set dur [o dur 
 set transport [o transport tcp]; set variant [o variant Newreno]; set sinkt [o sink TCPSink]
 set window [o window 20]; set size [o size [expr {[o transport tcp] == "tcp" ? 1460 : 1480}]]; set rate [o rate 1700]; set ifq [o ifq 50]
 set per [o per 0]; set start [o start 1.0]; set trace [o trace /dev/null]
-set nn [expr {$hops + 1}]
+set nn [o nodes [expr {$hops + 1}]]; set spacing [o spacing 200.0]
+set s0 [o src 0]; set d0 [o dst $hops]; set flow2 [o flow2 ""]
 
 Mac/802_11 set dataRate_ 2Mb
 Mac/802_11 set basicRate_ $basic
@@ -55,7 +59,7 @@ if {$per > 0} {
     $e set rate_ $per
     $e unit pkt
     $e ranvar [new RandomVariable/Uniform]
-    $e drop-target [new Agent/Null]
+    if {[o errdrop 0]} { $e drop-target [new Agent/Null] }
     return $e
   }
   $ns node-config -IncomingErrProc err
@@ -63,35 +67,59 @@ if {$per > 0} {
 for {set i 0} {$i < $nn} {incr i} {
   set node($i) [$ns node]
   $node($i) random-motion 0
-  $node($i) set X_ [expr {100.0 + 200.0 * $i}]
+  $node($i) set X_ [expr {100.0 + $spacing * $i}]
   $node($i) set Y_ 500.0
   $node($i) set Z_ 0.0
 }
-if {$transport == "tcp"} {
+proc tcpflow {a b} {
+  global ns node variant window size sinkt
   if {$variant == "Tahoe"} { set src [new Agent/TCP] } else { set src [new Agent/TCP/$variant] }
   $src set window_ $window
   $src set packetSize_ $size
   set sink [new Agent/$sinkt]
-  $ns attach-agent $node(0) $src
-  $ns attach-agent $node($hops) $sink
+  $ns attach-agent $node($a) $src
+  $ns attach-agent $node($b) $sink
   $ns connect $src $sink
   set app [new Application/FTP]
   $app attach-agent $src
-} else {
+  return [list $src $sink $app]
+}
+proc udpflow {a b rate sz} {
+  global ns node
   set src [new Agent/UDP]
   set sink [new Agent/LossMonitor]
-  $ns attach-agent $node(0) $src
-  $ns attach-agent $node($hops) $sink
+  $ns attach-agent $node($a) $src
+  $ns attach-agent $node($b) $sink
   $ns connect $src $sink
   set app [new Application/Traffic/CBR]
-  $app set packetSize_ $size
+  $app set packetSize_ $sz
   $app set rate_ ${rate}k
   $app attach-agent $src
+  return [list $src $sink $app]
+}
+if {$transport == "tcp"} {
+  lassign [tcpflow $s0 $d0] src sink app
+} else {
+  lassign [udpflow $s0 $d0 $rate $size] src sink app
+}
+set src2 ""
+if {$flow2 != ""} {
+  set f2 [split $flow2 :]
+  if {[lindex $f2 0] == "tcp"} {
+    lassign [tcpflow [lindex $f2 1] [lindex $f2 2]] src2 sink2 app2
+  } else {
+    lassign [udpflow [lindex $f2 1] [lindex $f2 2] [lindex $f2 3] 1480] src2 sink2 app2
+  }
+  $ns at $start "$app2 start"
 }
 $ns at $start "$app start"
 proc finish {} {
-  global src sink transport size dur start hops rts basic seed tracefd
+  global src sink transport size dur start hops rts basic seed tracefd src2 sink2 flow2
   flush $tracefd
+  if {$flow2 != ""} {
+    set b2 [$sink2 set bytes_]
+    puts -nonewline [format "flow2_rx_bytes=%d flow2_kbps_rx=%.1f " $b2 [expr {$b2 * 8.0 / ($dur - $start) / 1000.0}]]
+  }
   if {$transport == "tcp"} {
     set acked [expr {[$src set ack_] * 1.0 * $size}]
     set b [$sink set bytes_]
