@@ -72,3 +72,21 @@ def test_tcp_flows_have_flat_tcp_columns_and_series():
     assert list(s.columns[:3]) == ["flow", "time", "cwnd"] and set(s["flow"]) == {"ftp-sack", "download"}
     assert (s.groupby("flow")["time"].diff().dropna() >= 0).all()
     assert len(r.rtt_samples) > 1000
+
+
+def test_progress_callback_follows_simulated_time_and_changes_nothing(example_path):
+    seen = []
+    with_progress = airtcp.run(example_path, seed=2, progress=seen.append)
+    assert len(seen) == 200 and seen == sorted(seen) and seen[-1] == 1.0
+    assert with_progress.raw == airtcp.run(example_path, seed=2).raw
+
+
+def test_an_exception_in_the_progress_callback_stops_the_run(example_path):
+    import pytest
+
+    def stop(fraction):
+        if fraction > 0.1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        airtcp.run(example_path, progress=stop)

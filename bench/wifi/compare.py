@@ -8,8 +8,8 @@ compared between runs that agree on the result. Best of `--reps` runs (the machi
 Benchmarks (all with the same setup in the three simulators):
   chain6-udp : 7-node chain, 200 m, 2 Mb/s WaveLAN, RTS/CTS, one saturating UDP flow over 6 hops
   infra-udp  : 11 Mb/s 802.11b downlink, wired server -> AP -> one station, saturating UDP
-  chain6-tcp : as chain6 with TCP NewReno, window 20 (ns-2 only until airtcp's TCP lands)
-  infra-tcp  : as infra with TCP SACK (ns-2 only until airtcp's TCP lands)
+  chain6-tcp : as chain6 with TCP NewReno, window 20
+  infra-tcp  : as infra with TCP SACK, window 64
 
 Needs: ns2 (apt-get install ns2), bench/ns3/build.sh (apt-get install libns3-dev libgsl-dev g++),
 and `cargo build --release -p airtcp-core --example airtcp_run`. Reference only.
@@ -98,8 +98,20 @@ def main():
             ]
             + ([] if a.no_ns3 else [("ns-3.37", lambda: ns3([f"{B}/ns3/infra_udp", f"--duration={d}"], 2, 3))]),
         ),
-        ("chain6-tcp NewReno (kb/s)", [("ns-2.35", lambda: ns2([f"{B}/ns2/chain_tcp.tcl", "6", "1", str(d)], 4))]),
-        ("infra-tcp SACK (kb/s)", [("ns-2.35", lambda: ns2([f"{B}/ns2/infra.tcl", "sack", str(d)], 3))]),
+        (
+            "chain6-tcp NewReno (kb/s)",
+            [
+                ("airtcp", lambda: airtcp("chain6_tcp_rts.toml", d)),
+                ("ns-2.35", lambda: ns2([f"{B}/ns2/chain_tcp.tcl", "6", "1", str(d)], 4)),
+            ],
+        ),
+        (
+            "infra-tcp SACK (kb/s)",
+            [
+                ("airtcp", lambda: airtcp("infra_tcp_sack_11b.toml", d)),
+                ("ns-2.35", lambda: ns2([f"{B}/ns2/infra.tcl", "sack", str(d)], 3)),
+            ],
+        ),
     ]
     print(f"{d} s simulated, best of {a.reps}; load average at start: {os.getloadavg()[0]:.2f}\n")
     print("| benchmark | simulator | throughput | wall s | CPU s | peak MB | events | CPU ratio vs airtcp |")

@@ -36,7 +36,7 @@ class UsageError(Exception):
 def _cmd_run(args: argparse.Namespace, out: Console) -> int:
     if args.out is not None and Path(args.out).suffix not in (".json", ".csv"):
         raise UsageError(f"--out {args.out}: the file name must end in .json or .csv")
-    result = run(Scenario.from_toml(args.file), seed=args.seed, replication=args.replication)
+    result = run(Scenario.from_toml(args.file), seed=args.seed, replication=args.replication, progress=True)
     out.print(summary_line(result))
     out.print(flows_table(result))
     tcp = tcp_table(result)

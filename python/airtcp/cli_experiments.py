@@ -251,12 +251,20 @@ def _cmd_report(args: argparse.Namespace, out: Console) -> int:
 
 
 # -- store ----------------------------------------------------------------------------------------
-def _cmd_store_export(args: argparse.Namespace, out: Console) -> int:
-    from .store import Store, StoreError
+def _existing_store(args: argparse.Namespace) -> Path:
+    """The store named by ``--store`` (or the default one); it must exist."""
+    from .store import StoreError
 
     path = Path(args.store) if args.store else default_store_path()
     if not path.exists():
         raise StoreError(f"store {path}: no such file (run a sweep first, or give --store FILE)")
+    return path
+
+
+def _cmd_store_export(args: argparse.Namespace, out: Console) -> int:
+    from .store import Store
+
+    path = _existing_store(args)
     target = Path(args.csv or args.parquet)
     with Store(path) as st:
         df = st.export(args.table, args.sweep)
@@ -276,11 +284,9 @@ def _cmd_store_export(args: argparse.Namespace, out: Console) -> int:
 
 
 def _cmd_store_info(args: argparse.Namespace, out: Console) -> int:
-    from .store import Store, StoreError
+    from .store import Store
 
-    path = Path(args.store) if args.store else default_store_path()
-    if not path.exists():
-        raise StoreError(f"store {path}: no such file")
+    path = _existing_store(args)
     with Store(path) as st:
         out.print(f"{path}: {st.count()} runs")
         for name in st.sweeps():

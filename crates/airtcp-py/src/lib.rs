@@ -5,7 +5,8 @@
 //! Simulation runs release the GIL, so several runs can proceed in threads.
 
 use airtcp_core::scenario::{ScenarioError as CoreScenarioError, validate};
-use airtcp_core::simulate;
+use airtcp_core::time::SimTime;
+use airtcp_core::{RunResult, World, simulate};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -34,10 +35,16 @@ fn check(py: Python<'_>, text: &str, source: &str, base_dir: Option<&str>) -> Py
     Ok(pythonize::pythonize(py, &config).map_err(|e| PyRuntimeError::new_err(e.to_string()))?.unbind())
 }
 
+/// Number of slices a run with a progress callback is cut into.
+const PROGRESS_STEPS: u64 = 200;
+
 /// Runs scenario TOML `text` and returns the result as a dict. `seed` overrides the scenario's
-/// seed; `replication` selects an independent set of random streams.
+/// seed; `replication` selects an independent set of random streams. With `progress`, the run
+/// advances in slices of simulated time and `progress(fraction_done)` is called between them
+/// (with the GIL held): a progress bar can follow the run, and an exception raised there — a
+/// Ctrl-C included — stops it. Slicing does not change the result.
 #[pyfunction]
-#[pyo3(signature = (text, source = "<string>", base_dir = None, seed = None, replication = 0))]
+#[pyo3(signature = (text, source = "<string>", base_dir = None, seed = None, replication = 0, progress = None))]
 fn run(
     py: Python<'_>,
     text: &str,
@@ -45,9 +52,26 @@ fn run(
     base_dir: Option<&str>,
     seed: Option<u64>,
     replication: u64,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let config = parse(py, text, source, base_dir)?;
-    let result = py.detach(|| simulate(&config, seed, replication));
+    let result = match progress {
+        None => py.detach(|| simulate(&config, seed, replication)),
+        Some(callback) => py.detach(|| -> PyResult<RunResult> {
+            let mut world = World::new(&config, seed.unwrap_or(config.seed), replication);
+            let total = config.duration.as_nanos();
+            for step in 1..=PROGRESS_STEPS {
+                let until = SimTime((total as u128 * step as u128 / PROGRESS_STEPS as u128) as u64);
+                world.run_until(until);
+                Python::attach(|py| -> PyResult<()> {
+                    py.check_signals()?;
+                    callback.call1(py, (step as f64 / PROGRESS_STEPS as f64,))?;
+                    Ok(())
+                })?;
+            }
+            Ok(world.result())
+        })?,
+    };
     Ok(pythonize::pythonize(py, &result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?.unbind())
 }
 
