@@ -8,6 +8,7 @@ import pytest
 from report_check import check_report
 
 import airtcp
+from airtcp.cli import main
 from airtcp.report.data import StudyRecord
 from airtcp.reproduce import reproduce
 from airtcp.studies import (
@@ -113,6 +114,16 @@ def tiny_study() -> Study:
             tolerance=Tolerance(rel=0.02),
         ),
         Published(
+            "loose",
+            "a value only quick mode's looser bound accepts",
+            "Fig. 2",
+            50.0,
+            "loss",
+            "loss_pct",
+            {"links.l.loss.p": 0.3},
+            tolerance=ByMode(quick=Tolerance(abs=45), full=Tolerance(rel=0.01)),
+        ),
+        Published(
             "u5", "utilisation at 5 Mb/s", "Fig. 3", 0.5, "load", "util", {"mbps": 5}, tolerance=Tolerance(abs=0.01)
         ),
     ]
@@ -138,6 +149,7 @@ def test_compare_verdicts_ranges_derived_and_not_run(tmp_path):
         c.loc["ratio", "ci95"]
     )  # one replication
     assert c.loc["u5", "verdict"] == "pass"
+    assert c.loc["loose", "verdict"] == "pass" and c.loc["loose", "tolerance"] == str(Tolerance(abs=45))
     assert rec.mode == "quick" and rec.provenance["runs"] == 9 + 3
 
 
@@ -182,3 +194,64 @@ def test_inconsistent_studies_are_reported_before_running(tmp_path):
     assert "unknown experiment 'nope'" in text and "no metric 'nope'" in text
     assert "matches 0 grid points" in text and "'nope' is not a parameter" in text
     assert not (tmp_path / "index.html").exists()
+
+
+def test_known_differences_and_findings(tmp_path, monkeypatch, capsys):
+    """A value we knowingly do not reproduce is 'explained' (shown with its reason, not a failure of
+    --strict); qualitative findings are checked and shown in their own table."""
+    s = tiny_study()
+    s.published = [
+        Published(
+            "off",
+            "a value our model knowingly misses",
+            "Fig. 2",
+            50.0,
+            "loss",
+            "loss_pct",
+            {"links.l.loss.p": 0.3},
+            tolerance=Tolerance(abs=1),
+            known_difference="the source's simulator double-counts losses",
+        ),
+        Published(
+            "more",
+            "loss grows with p",
+            "Sec. 1",
+            (0.0, math.inf),
+            "loss",
+            "loss_pct",
+            derived=relative_change({"links.l.loss.p": 0.1}, {"links.l.loss.p": 0.3}),
+            kind="finding",
+        ),
+        Published(
+            "less",
+            "loss falls with p (false)",
+            "Sec. 1",
+            (-math.inf, 0.0),
+            "loss",
+            "loss_pct",
+            derived=relative_change({"links.l.loss.p": 0.1}, {"links.l.loss.p": 0.3}),
+            kind="finding",
+        ),
+    ]
+    reproduce([s], mode="quick", out=tmp_path, jobs=1, progress=False)
+    c = StudyRecord.load(tmp_path / "tiny").comparisons.set_index("id")
+    assert c.loc["off", "verdict"] == "explained"
+    assert c.loc["more", "verdict"] == "pass" and c.loc["less", "verdict"] == "fail"
+    html = (tmp_path / "tiny" / "index.html").read_text()
+    for text in ("Known differences", "double-counts losses", "Qualitative findings", "loss grows with p"):
+        assert text in html
+    assert check_report(tmp_path)[0] == []
+    assert "1 outside for a known, explained reason" in html
+
+    # --strict counts only unexplained failures: the finding that fails makes it exit 1, the
+    # explained value alone does not.
+    monkeypatch.setattr("airtcp.studies.load_many", lambda names: [s])
+    monkeypatch.setattr("airtcp.reproduce.load_many", lambda names: [s])
+    code = main(["reproduce", "tiny", "--quick", "--strict", "--no-store", "--jobs", "1", "--out", str(tmp_path / "r")])
+    assert code == 1
+    assert "1 published values outside their tolerance" in capsys.readouterr().err
+    s.published = s.published[:2]
+    code = main(
+        ["reproduce", "tiny", "--quick", "--strict", "--no-store", "--jobs", "1", "--out", str(tmp_path / "r2")]
+    )
+    assert code == 0

@@ -64,7 +64,7 @@ def study_record(
     study: Study, mode: str, results: dict[str, SweepResult], batch_wall: float, store: Store | None
 ) -> StudyRecord:
     """The report data of one study from its sweep results."""
-    comparisons = compare(study, results)
+    comparisons = compare(study, results, mode)
     exps = [experiment_record(e.name, e.title, e.description, e.labels, results[e.name]) for e in study.experiments]
     return StudyRecord(
         study.name,

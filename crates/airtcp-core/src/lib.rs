@@ -6,6 +6,7 @@
 
 #![warn(missing_docs)]
 
+pub mod aodv;
 pub mod app;
 pub mod errmodel;
 pub mod kernel;

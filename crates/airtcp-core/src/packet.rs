@@ -134,17 +134,34 @@ pub enum Transport {
     Udp(UdpHeader),
     /// TCP segment.
     Tcp(TcpHeader),
+    /// AODV routing message (see [`crate::aodv`]).
+    Aodv(crate::aodv::message::AodvMsg),
 }
 
 impl Transport {
     /// Destination agent index, if the packet has a transport header.
     pub fn dst_port(&self) -> Option<u32> {
         match self {
-            Transport::None => None,
+            Transport::None | Transport::Aodv(_) => None,
             Transport::Udp(h) => Some(h.dst_port),
             Transport::Tcp(h) => Some(h.dst_port),
         }
     }
+
+    /// Whether this is a control (routing) packet rather than application data: such packets
+    /// go to the head of an 802.11 interface queue (ns-2 `PriQueue`).
+    pub fn is_control(&self) -> bool {
+        matches!(self, Transport::None | Transport::Aodv(_))
+    }
+}
+
+/// The flow index carried by packets that belong to no flow (routing messages).
+pub const NO_FLOW: FlowId = FlowId(u32::MAX);
+
+/// Hops a packet has travelled, derived from its TTL (every packet starts at [`DEFAULT_TTL`] and
+/// loses one per forwarding node; ns-2 `num_forwards`).
+pub fn hops_travelled(ip: &IpHeader) -> u8 {
+    DEFAULT_TTL.saturating_sub(ip.ttl)
 }
 
 /// One simulated packet.

@@ -362,6 +362,42 @@ fn cases() -> Vec<(&'static str, String, &'static str, Vec<&'static str>)> {
             "routing.metric",
             vec!["hops", "delay"],
         ),
+        (
+            "unknown routing protocol",
+            format!("{SIM}{NODES}{LINK}{FLOW}[routing]\nprotocol = \"olsr\"\n"),
+            "routing.protocol",
+            vec!["\"olsr\"", "\"static\"", "\"aodv\""],
+        ),
+        (
+            "aodv over wired links",
+            format!("{SIM}{NODES}{LINK}{FLOW}[routing]\nprotocol = \"aodv\"\n"),
+            "routing.protocol",
+            vec!["[wireless]"],
+        ),
+        (
+            "aodv parameters without aodv",
+            format!("{SIM}{NODES}{LINK}{FLOW}[routing.aodv]\njitter = \"5ms\"\n"),
+            "routing.aodv",
+            vec!["protocol = \"aodv\""],
+        ),
+        (
+            "aodv bare number",
+            format!("{SIM}{RADIOS}[wireless]\n{FLOW}[routing]\nprotocol = \"aodv\"\naodv = {{ jitter = 0.01 }}\n"),
+            "routing.aodv.jitter",
+            vec!["bare number is ambiguous"],
+        ),
+        (
+            "aodv unknown key",
+            format!("{SIM}{RADIOS}[wireless]\n{FLOW}[routing]\nprotocol = \"aodv\"\naodv = {{ hello = true }}\n"),
+            "routing.aodv.hello",
+            vec!["unknown field `hello`"],
+        ),
+        (
+            "aodv ttl",
+            format!("{SIM}{RADIOS}[wireless]\n{FLOW}[routing]\nprotocol = \"aodv\"\naodv = {{ ttl_start = 0 }}\n"),
+            "routing.aodv.ttl_start",
+            vec!["integer from 1 to 255"],
+        ),
         ("unknown preset", wifi("preset = \"wavelan\""), "wireless.preset", vec!["\"wavelan\"", "ns2-wavelan", "80211b"]),
         ("unknown wireless key", wifi("rts = 0"), "wireless.rts", vec!["unknown field `rts`", "rts_threshold"]),
         (

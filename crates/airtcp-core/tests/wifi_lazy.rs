@@ -28,7 +28,10 @@ fn lazy_equals_eager() {
     let lossy = "preset = \"80211b\"\nreceiver = \"ns2\"\nflavor = \"ns2\"\n[[wireless.loss]]\nframes = \"all\"\nmodel = { type = \"gilbert_elliott\", p_gb = 0.05, p_bg = 0.3 }";
     let hidden = "preset = \"ns2-wavelan\"\ncs_threshold = \"3.652e-10W\"\nrts_threshold = \"off\"";
     let sinr_hidden = "preset = \"80211b\"\ncs_threshold = \"3.652e-10W\"\ndata_rate = \"2Mbps\"";
-    let cases = cases.into_iter().chain([(lossy, 4, "8Mbps"), (hidden, 2, "2Mbps"), (sinr_hidden, 3, "2Mbps")]);
+    // AODV over a saturated chain: retry-limit failures, flushes, flooded requests (broadcasts).
+    let aodv = "preset = \"ns2-wavelan\"\nrts_threshold = \"off\"\n[routing]\nprotocol = \"aodv\"";
+    let cases =
+        cases.into_iter().chain([(lossy, 4, "8Mbps"), (hidden, 2, "2Mbps"), (sinr_hidden, 3, "2Mbps"), (aodv, 5, "2Mbps")]);
     for (wireless, hops, rate) in cases {
         let t = common::wifi_chain(hops, 200.0, wireless, rate, "1000B", "8s");
         let lazy = run(&t, false);

@@ -33,24 +33,27 @@ from .plots import plot_figure
 
 __all__ = ["ReportError", "StudyRecord", "write_report"]
 
-VERDICT_CSS = {"pass": "pass", "fail": "fail", "not run": "skip", "n/a": "skip"}
+VERDICT_CSS = {"pass": "pass", "fail": "fail", "explained": "explained", "not run": "skip", "n/a": "skip"}
+VERDICTS = ("pass", "fail", "explained", "not run", "n/a")
 
 
 def _counts(rec: StudyRecord) -> dict[str, int]:
     c = rec.comparisons
     if len(c) == 0:
-        return {"pass": 0, "fail": 0, "not run": 0, "n/a": 0, "total": 0}
+        return dict.fromkeys(VERDICTS, 0) | {"total": 0}
     v = c["verdict"].value_counts()
-    return {k: int(v.get(k, 0)) for k in ("pass", "fail", "not run", "n/a")} | {"total": len(c)}
+    return {k: int(v.get(k, 0)) for k in VERDICTS} | {"total": len(c)}
 
 
 def _verdict_line(rec: StudyRecord) -> str:
     n = _counts(rec)
     if n["total"] == 0:
         return "No published values to compare with."
-    parts = [f"{n['pass']} of {n['total']} published values within tolerance"]
+    parts = [f"{n['pass']} of {n['total']} published values and findings within tolerance"]
     if n["fail"]:
         parts.append(f"{n['fail']} outside")
+    if n["explained"]:
+        parts.append(f"{n['explained']} outside for a known, explained reason (listed below)")
     if n["not run"]:
         parts.append(f"{n['not run']} not run in {rec.mode} mode")
     if n["n/a"]:
@@ -61,6 +64,34 @@ def _verdict_line(rec: StudyRecord) -> str:
 def _published_text(row: pd.Series) -> str:
     lo, hi = row["published_low"], row["published_high"]
     return fmt(lo) if lo == hi else f"{fmt(lo)} - {fmt(hi)}"
+
+
+def _kind(r: pd.Series) -> str:
+    k = r.get("kind")
+    return k if isinstance(k, str) and k else "value"
+
+
+def _why(r: pd.Series) -> str:
+    w = r.get("known_difference")
+    return w if isinstance(w, str) else ""
+
+
+def _known_differences(comparisons: pd.DataFrame) -> list[Block]:
+    rows: list[list[Cell | str]] = []
+    for _, r in comparisons.iterrows():
+        if _why(r):
+            verdict = Cell(str(r["verdict"]), VERDICT_CSS.get(str(r["verdict"]), ""))
+            rows.append([str(r["quantity"]), str(r["reference"]), verdict, _why(r)])
+    if not rows:
+        return []
+    return [
+        Heading(2, "Known differences"),
+        Para(
+            "Published values we knowingly do not reproduce, with the reason. Outside their tolerance they are "
+            "marked 'explained' and do not fail a strict run; a 'pass' means the difference did not show this time."
+        ),
+        Table(["quantity", "reference", "verdict", "why"], rows),
+    ]
 
 
 def _comparison_table(rec: StudyRecord, comparisons: pd.DataFrame) -> Table:
@@ -84,6 +115,8 @@ def _comparison_table(rec: StudyRecord, comparisons: pd.DataFrame) -> Table:
         diff = r["difference"]
         diff_text = "-" if diff is None or (isinstance(diff, float) and math.isnan(diff)) else f"{float(diff):+.4g}"
         quantity = str(r["quantity"]) + (f" ({r['note']})" if isinstance(r.get("note"), str) and r["note"] else "")
+        if _why(r):
+            quantity += " [known difference]"
         rows.append(
             [
                 quantity,
@@ -152,10 +185,23 @@ def study_blocks(rec: StudyRecord, figures: list[tuple[str, str]]) -> list[Block
         blocks += [Para(" ".join(par.split())) for par in rec.summary.split("\n\n") if par.strip()]
     blocks.append(Para(f"{_verdict_line(rec)} Mode: {rec.mode}.", "verdict"))
     if len(rec.comparisons):
-        blocks.append(Heading(2, "Published values and ours"))
         titles = {e.name: e.title for e in rec.experiments}
-        for name, group in rec.comparisons.groupby("experiment", sort=False):
-            blocks += [Heading(3, titles.get(str(name), str(name))), _comparison_table(rec, group)]
+        kinds = rec.comparisons.apply(_kind, axis=1)
+        values, findings = rec.comparisons[kinds == "value"], rec.comparisons[kinds == "finding"]
+        if len(values):
+            blocks.append(Heading(2, "Published values and ours"))
+            for name, group in values.groupby("experiment", sort=False):
+                blocks += [Heading(3, titles.get(str(name), str(name))), _comparison_table(rec, group)]
+        if len(findings):
+            blocks.append(Heading(2, "Qualitative findings of the source, checked"))
+            blocks.append(
+                Para(
+                    "Each statement of the source is checked on a quantity computed from our runs; the "
+                    "'published' column is the range that makes the statement true."
+                )
+            )
+            blocks.append(_comparison_table(rec, findings))
+        blocks += _known_differences(rec.comparisons)
         blocks.append(Links([("comparisons.csv", "data/comparisons.csv")]))
     if figures:
         blocks.append(Heading(2, "Figures"))
@@ -216,13 +262,26 @@ def index_blocks(records: list[tuple[str, StudyRecord]]) -> list[Block]:
                 str(n["total"]),
                 Cell(str(n["pass"]), "pass" if n["pass"] else ""),
                 Cell(str(n["fail"]), "fail" if n["fail"] else ""),
+                Cell(str(n["explained"]), "explained" if n["explained"] else ""),
                 str(n["not run"] + n["n/a"]),
                 f"{p.get('runs', 0)} ({p.get('computed', 0)} computed)",
                 _duration(p.get("run_time_s", math.nan)),
                 str(p.get("airtcp_version", "?")),
             ]
         )
-    header = ["study", "title", "mode", "published", "pass", "fail", "not run / n.a.", "runs", "run time", "version"]
+    header = [
+        "study",
+        "title",
+        "mode",
+        "published",
+        "pass",
+        "fail",
+        "explained",
+        "not run / n.a.",
+        "runs",
+        "run time",
+        "version",
+    ]
     total_pass = sum(_counts(r)["pass"] for _, r in records)
     total = sum(_counts(r)["total"] for _, r in records)
     now = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
@@ -230,7 +289,7 @@ def index_blocks(records: list[tuple[str, StudyRecord]]) -> list[Block]:
         Links([("Markdown version", "index.md")]),
         Heading(1, "airtcp: reproduced studies"),
         Para(f"{total_pass} of {total} published values within tolerance across {len(records)} studies."),
-        Table(header, rows, numeric={3, 4, 5, 6, 8}),
+        Table(header, rows, numeric={3, 4, 5, 6, 7, 9}),
         Para(f"Report written {now} by airtcp {__version__}. Each study page records its own provenance.", "muted"),
     ]
 

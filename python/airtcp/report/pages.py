@@ -122,6 +122,7 @@ th { background: #f3f3f3; text-align: left; } td.num { text-align: right; font-v
 .pass { background: #e4f5e4; color: #155d15; font-weight: 600; }
 .fail { background: #fbe3e3; color: #8a1414; font-weight: 600; }
 .skip { background: #f1f1f1; color: #666; }
+.explained { background: #fdf3dc; color: #7a5400; font-weight: 600; }
 .source { color: #555; font-style: italic; } .nav { font-size: 0.9em; } .muted { color: #666; font-size: 0.9em; }
 figure { display: inline-block; vertical-align: top; margin: 0.5em 1em 1em 0; max-width: 34em; }
 figure img { width: 100%; border: 1px solid #eee; }

@@ -6,7 +6,7 @@ True
 >>> studies.load("nope")
 Traceback (most recent call last):
 ...
-airtcp.studies.framework.StudyError: unknown study 'nope' (studies: foundation)
+airtcp.studies.framework.StudyError: unknown study 'nope' (studies: afrakhteh2005, foundation)
 """
 
 from __future__ import annotations

@@ -136,13 +136,28 @@ def difference(a: Mapping[str, Any], b: Mapping[str, Any]) -> Derived:
     return Derived({"a": a, "b": b}, lambda v: v["a"] - v["b"], "difference")
 
 
+KINDS = ("value", "finding")
+
+
 @dataclass
 class Published:
     """A number the source states, with where it states it, and how we compare to it.
 
     ``value`` is a number or a ``(low, high)`` range. The measured quantity is the mean of
     ``metric`` at the grid point ``at`` of ``experiment`` (a partial point: parameters left out
-    must have a single value), or a :class:`Derived` quantity."""
+    must have a single value), or a :class:`Derived` quantity.
+
+    ``kind`` is ``"value"`` (a number the source reports) or ``"finding"`` (a qualitative statement
+    of the source, checked as an assertion on a derived quantity, e.g. "DelAck beats NewReno at one
+    hop" as a relative change in ``(0, inf)``); findings get their own table in the report.
+
+    ``tolerance`` may differ by mode (``ByMode(quick=Tolerance(rel=0.1), full=Tolerance(rel=0.05))``:
+    quick runs are shorter and have fewer replications, so their bounds are looser).
+
+    ``known_difference`` explains, when we knowingly do not reproduce the value (a documented quirk
+    of the source's simulator, a contradiction in the source...), why. A comparison outside its
+    tolerance then gets the verdict ``"explained"`` instead of ``"fail"``: it is shown with the
+    reason and does not fail ``--strict``. Within tolerance it passes as usual."""
 
     id: str
     quantity: str
@@ -152,9 +167,11 @@ class Published:
     metric: str
     at: Mapping[str, Any] = field(default_factory=dict)
     derived: Derived | None = None
-    tolerance: Tolerance = field(default_factory=Tolerance)
+    tolerance: Tolerance | ByMode = field(default_factory=Tolerance)
     unit: str = ""
     note: str = ""
+    kind: str = "value"
+    known_difference: str = ""
 
 
 @dataclass
@@ -225,6 +242,8 @@ class Study:
                 problems.append(f"{where}, published {p.id}: experiment {e.name} has no metric {p.metric!r}")
             if isinstance(p.value, tuple) and (len(p.value) != 2 or p.value[0] > p.value[1]):
                 problems.append(f"{where}, published {p.id}: a range is (low, high)")
+            if p.kind not in KINDS:
+                problems.append(f"{where}, published {p.id}: kind must be one of {', '.join(KINDS)}")
             partials = [p.at] if p.derived is None else list(p.derived.points.values())
             for mode in MODES:
                 grid = _grid(e, mode)
@@ -290,10 +309,12 @@ def _fmt_at(at: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={_display(v)}" for k, v in at.items())
 
 
-def compare(study: Study, results: Mapping[str, SweepResult]) -> pd.DataFrame:
-    """One row per published number: published, ours (mean, 95% CI), difference, verdict."""
+def compare(study: Study, results: Mapping[str, SweepResult], mode: str = "full") -> pd.DataFrame:
+    """One row per published number: published, ours (mean, 95% CI), difference, verdict (with the
+    tolerance of ``mode``)."""
     rows = []
     for p in study.published:
+        tolerance = resolve(p.tolerance, mode)
         res = results[p.experiment]
         points = [pt["params"] for pt in res.provenance["points"]]
         row: dict[str, Any] = {
@@ -306,9 +327,11 @@ def compare(study: Study, results: Mapping[str, SweepResult]) -> pd.DataFrame:
             "at_params": {k: _display(v) for k, v in p.at.items()} if p.derived is None else None,
             "unit": p.unit,
             "note": p.note,
+            "kind": p.kind,
+            "known_difference": p.known_difference,
             "published_low": p.value[0] if isinstance(p.value, tuple) else p.value,
             "published_high": p.value[1] if isinstance(p.value, tuple) else p.value,
-            "tolerance": str(p.tolerance),
+            "tolerance": str(tolerance),
         }
         values = _measure(p, res, points)
         if values is None:
@@ -324,9 +347,9 @@ def compare(study: Study, results: Mapping[str, SweepResult]) -> pd.DataFrame:
         else:
             target = lo if ours < lo else hi if ours > hi else ours
             diff = ours - target
-            allowed = p.tolerance.allowed(target)
+            allowed = tolerance.allowed(target)
             rel = diff / abs(target) if target != 0 else (0.0 if diff == 0 else math.inf)
-            verdict = "pass" if abs(diff) <= allowed * (1 + 1e-12) else "fail"
+            verdict = "pass" if abs(diff) <= allowed * (1 + 1e-12) else "explained" if p.known_difference else "fail"
         row.update({"n": s["n"], "ours": ours, "ci95": s["ci95"], "difference": diff, "rel_difference": rel})
         row.update({"allowed": allowed, "verdict": verdict})
         rows.append(row)

@@ -121,10 +121,22 @@ pub struct RedConfig {
 /// Routing configuration.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct RoutingConfig {
+    /// How routes are found.
+    pub protocol: RoutingProtocol,
     /// Shortest-path metric.
     pub metric: Metric,
     /// Explicit next hops that replace computed ones.
     pub overrides: Vec<RouteOverride>,
+}
+
+/// How routes are found.
+#[derive(Clone, Debug, serde::Serialize)]
+#[serde(tag = "protocol", rename_all = "snake_case")]
+pub enum RoutingProtocol {
+    /// Shortest paths computed once (the default).
+    Static,
+    /// AODV as ns-2.35 (ad hoc wireless scenarios only).
+    Aodv(crate::aodv::AodvParams),
 }
 
 /// "At `node`, send packets for `destination` to neighbour `via`."

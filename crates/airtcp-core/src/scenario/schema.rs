@@ -209,11 +209,57 @@ pub struct RawLoss {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawRouting {
+    /// `"static"` (default) or `"aodv"`.
+    pub protocol: Option<String>,
+    /// AODV parameters (`[routing.aodv]`).
+    pub aodv: Option<toml::Value>,
     /// `"hops"` (default) or `"delay"`.
     pub metric: Option<String>,
     /// Explicit next hops.
     #[serde(default)]
     pub routes: Vec<RawRoute>,
+}
+
+/// `[routing.aodv]`: AODV parameters (every key optional; defaults as ns-2.35).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawAodv {
+    /// Lifetime of a route in use.
+    pub active_route_timeout: Option<Quantity>,
+    /// Lifetime a destination gives in its replies.
+    pub my_route_timeout: Option<Quantity>,
+    /// Lifetime of a reverse route.
+    pub rev_route_life: Option<Quantity>,
+    /// Memory of broadcast ids.
+    pub bcast_id_save: Option<Quantity>,
+    /// Network-wide requests before holding off.
+    pub rreq_retries: Option<i64>,
+    /// Hold-off after failed discoveries.
+    pub max_rreq_timeout: Option<Quantity>,
+    /// Expanding ring: first TTL.
+    pub ttl_start: Option<i64>,
+    /// Expanding ring: threshold.
+    pub ttl_threshold: Option<i64>,
+    /// Expanding ring: increment.
+    pub ttl_increment: Option<i64>,
+    /// TTL of a network-wide request.
+    pub network_diameter: Option<i64>,
+    /// Assumed per-hop round trip.
+    pub node_traversal_time: Option<Quantity>,
+    /// Broadcast forwarding jitter.
+    pub jitter: Option<Quantity>,
+    /// Spacing of released buffered packets.
+    pub arp_delay: Option<Quantity>,
+    /// Route-table purge period.
+    pub purge_interval: Option<Quantity>,
+    /// Send-buffer capacity.
+    pub buffer_limit: Option<Quantity>,
+    /// Send-buffer timeout.
+    pub buffer_timeout: Option<Quantity>,
+    /// Local repair on or off.
+    pub local_repair: Option<bool>,
+    /// `"ns2"` or a duration.
+    pub repair_wait: Option<Quantity>,
 }
 
 /// `[[routing.routes]]`.
@@ -483,6 +529,8 @@ pub struct RawWirelessLoss {
     pub to: Option<String>,
     /// `"data"` (default) or `"all"`.
     pub frames: Option<String>,
+    /// Also judge frames the receiver only overhears (default false).
+    pub overheard: Option<bool>,
     /// The loss model, as for links.
     pub model: Tagged,
 }

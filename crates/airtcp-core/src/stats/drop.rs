@@ -18,11 +18,14 @@ pub enum DropCause {
     TtlExpired,
     /// An 802.11 MAC discarded it after the retry limit.
     RetryLimit,
+    /// The routing layer dropped it after a MAC link failure: the packet the MAC gave up on, or
+    /// one flushed from the interface queue towards the same neighbour (AODV; ns-2 `CBK`).
+    LinkFailure,
 }
 
 impl DropCause {
     /// Every cause, in reporting order.
-    pub const ALL: [DropCause; 7] = [
+    pub const ALL: [DropCause; 8] = [
         DropCause::QueueOverflow,
         DropCause::RedEarly,
         DropCause::RedForced,
@@ -30,6 +33,7 @@ impl DropCause {
         DropCause::NoRoute,
         DropCause::TtlExpired,
         DropCause::RetryLimit,
+        DropCause::LinkFailure,
     ];
 
     /// Stable snake_case name used in outputs.
@@ -42,6 +46,7 @@ impl DropCause {
             DropCause::NoRoute => "no_route",
             DropCause::TtlExpired => "ttl_expired",
             DropCause::RetryLimit => "retry_limit",
+            DropCause::LinkFailure => "link_failure",
         }
     }
 

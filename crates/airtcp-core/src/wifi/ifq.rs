@@ -101,6 +101,24 @@ impl Ifq {
         self.series.take()
     }
 
+    /// Removes every waiting packet whose next hop is `hop`, appending its id to `out`.
+    pub fn remove_for(&mut self, hop: NodeId, now: SimTime, out: &mut Vec<PacketId>) {
+        let old = self.fifo.len();
+        let mut removed_bytes = 0;
+        self.fifo.retain(|q| {
+            let keep = q.hop != hop;
+            if !keep {
+                out.push(q.id);
+                removed_bytes += q.size as u64;
+            }
+            keep
+        });
+        if self.fifo.len() != old {
+            self.bytes -= removed_bytes;
+            self.note(now, old);
+        }
+    }
+
     /// Ids of the waiting packets.
     pub fn iter_ids(&self) -> impl Iterator<Item = PacketId> + '_ {
         self.fifo.iter().map(|q| q.id)
@@ -122,5 +140,20 @@ mod tests {
         assert_eq!(q.dequeue(t).map(|q| q.id), Some(PacketId(2)));
         assert_eq!(q.dequeue(t).map(|q| q.id), Some(PacketId(1)));
         assert_eq!(q.dequeue(t), None);
+    }
+
+    #[test]
+    fn remove_for_takes_one_next_hop_and_keeps_order() {
+        let mut q = Ifq::new(10, false);
+        let t = SimTime::ZERO;
+        for (i, hop) in [(1, 5), (2, 6), (3, 5), (4, 6)] {
+            assert!(q.enqueue(t, Queued { id: PacketId(i), size: 100, ra: 0, hop: NodeId(hop) }, false));
+        }
+        let mut out = vec![];
+        q.remove_for(NodeId(5), t, &mut out);
+        assert_eq!(out, vec![PacketId(1), PacketId(3)]);
+        assert_eq!(q.len(), 2);
+        assert_eq!(q.dequeue(t).map(|q| q.id), Some(PacketId(2)));
+        assert_eq!(q.dequeue(t).map(|q| q.id), Some(PacketId(4)));
     }
 }

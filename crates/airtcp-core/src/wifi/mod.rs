@@ -33,7 +33,7 @@ use hooks::MacIndication;
 use ifq::Ifq;
 use mac::Station;
 pub use params::{MacFlavor, ReceiverModel, WifiParams};
-use reception::LossTable;
+use reception::{LinkLossProcess, LossTable};
 
 /// The next hop meaning "every station in range" (MAC broadcast).
 pub const BROADCAST_NODE: NodeId = NodeId(u32::MAX);
@@ -75,6 +75,12 @@ pub enum WifiEvent {
         /// Station index.
         station: u32,
     },
+    /// A broadcast original is released once every neighbour has copied it at its frame end
+    /// (the sender finishes one propagation delay before the farthest neighbour does).
+    Release {
+        /// Packet index.
+        pkt: u32,
+    },
     /// A packet passes the link layer's delay and reaches `station`'s interface queue.
     LlDown {
         /// Station index.
@@ -97,12 +103,35 @@ pub struct Outbox {
     pub release: Vec<PacketId>,
     /// Indications for hooks.
     pub indications: Vec<MacIndication>,
+    /// Retry-limit discards for the network layer (only with [`Wifi::route_feedback`]).
+    pub failed: Vec<Discard>,
+}
+
+/// A packet a MAC gave up on at the retry limit, reported to the network layer (ns-2
+/// `xmit_failure_` callback). The station holds its next packet until
+/// [`Wifi::release_hold`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Discard {
+    /// Station index.
+    pub station: u32,
+    /// Its node.
+    pub node: NodeId,
+    /// The packet (now owned by the network layer).
+    pub pkt: PacketId,
+    /// The neighbour it was sent to.
+    pub hop: NodeId,
+    /// Whether that neighbour had received it (only the ACKs were lost).
+    pub delivered: bool,
 }
 
 impl Outbox {
     /// Whether there is nothing to hand back.
     pub fn is_empty(&self) -> bool {
-        self.up.is_empty() && self.drops.is_empty() && self.release.is_empty() && self.indications.is_empty()
+        self.up.is_empty()
+            && self.drops.is_empty()
+            && self.release.is_empty()
+            && self.indications.is_empty()
+            && self.failed.is_empty()
     }
 }
 
@@ -130,6 +159,10 @@ pub struct LinkLoss {
     pub to: Option<u32>,
     /// Judge data frames only.
     pub data_only: bool,
+    /// Also judge frames the receiver only overhears (ns-2's `IncomingErrProc` runs on every
+    /// frame a node receives): a judged-lost overheard frame is undecodable (EIFS instead of the
+    /// NAV of its Duration field).
+    pub overheard: bool,
     /// The model.
     pub model: crate::errmodel::LossModel,
     /// Stream name.
@@ -184,6 +217,9 @@ pub struct Wifi {
     pub transmissions: u64,
     /// Test mode: schedule a settle at every frame start and end (results must not change).
     pub eager: bool,
+    /// Report retry-limit discards to the network layer ([`Outbox::failed`]) instead of dropping
+    /// them (set when a routing protocol reacts to link failures).
+    pub route_feedback: bool,
 }
 
 impl Wifi {
@@ -224,7 +260,11 @@ impl Wifi {
                     let (a, b) = (&names[specs[tx].node.0 as usize], &names[specs[nb.station as usize].node.0 as usize]);
                     let stream = rngs.stream(&format!("wifi/loss/{}/{a}->{b}", l.name));
                     nb.loss = procs.len() as u32;
-                    procs.push((LossProcess::new(&l.model, stream), l.data_only));
+                    procs.push(LinkLossProcess {
+                        process: LossProcess::new(&l.model, stream),
+                        data_only: l.data_only,
+                        overheard: l.overheard,
+                    });
                 }
             }
         }
@@ -238,6 +278,7 @@ impl Wifi {
             out: Outbox::default(),
             transmissions: 0,
             eager: false,
+            route_feedback: false,
         }
     }
 
@@ -265,6 +306,7 @@ impl Wifi {
             WifiEvent::Send { station, generation } => self.on_send(station as usize, generation, sched, packets),
             WifiEvent::RxEnd { station } => self.on_rx_end(station as usize, sched, packets),
             WifiEvent::Settle { station } => self.on_settle(station as usize, sched, packets),
+            WifiEvent::Release { pkt } => self.out.release.push(PacketId(pkt)),
             WifiEvent::LlDown { station, pkt, hop } => {
                 self.ifq_enqueue(station as usize, PacketId(pkt), NodeId(hop), sched, packets)
             }

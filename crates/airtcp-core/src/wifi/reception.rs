@@ -55,8 +55,18 @@ struct Lock {
 
 /// Loss processes of a scenario and whether each judges data frames only.
 pub struct LossTable {
-    /// (process, data frames only).
-    pub procs: Vec<(LossProcess, bool)>,
+    /// One process per (rule, link).
+    pub procs: Vec<LinkLossProcess>,
+}
+
+/// The loss process of one (rule, link) pair and what it judges.
+pub struct LinkLossProcess {
+    /// The process.
+    pub process: LossProcess,
+    /// Data frames only (else RTS, CTS and ACK too).
+    pub data_only: bool,
+    /// Also frames the receiver only overhears.
+    pub overheard: bool,
 }
 
 /// What a transition meant for the MAC.
@@ -343,14 +353,14 @@ impl Reception {
 
     /// Runs the loss process of this link on a frame for this station.
     fn judged_lost(&self, sig: &Signal, t: SimTime, losses: &mut LossTable) -> bool {
-        if sig.loss == NO_LOSS || !self.for_me(&sig.frame) {
+        if sig.loss == NO_LOSS {
             return false;
         }
-        let (proc_, data_only) = &mut losses.procs[sig.loss as usize];
-        if *data_only && sig.frame.kind != super::mac::frame::FrameKind::Data {
+        let p = &mut losses.procs[sig.loss as usize];
+        if (!p.overheard && !self.for_me(&sig.frame)) || (p.data_only && sig.frame.kind != super::mac::frame::FrameKind::Data) {
             return false;
         }
-        proc_.is_lost(t, sig.frame.bytes)
+        p.process.is_lost(t, sig.frame.bytes)
     }
 
     fn arrival(&mut self, t: SimTime, sig: Signal, params: &WifiParams, eifs: SimTime, losses: &mut LossTable) {

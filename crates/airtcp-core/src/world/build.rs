@@ -11,7 +11,7 @@ use crate::net::{Channel, ChannelCounters, ChannelId, Iface, Node, Route};
 use crate::packet::{Ecn, FlowId, NodeId, PacketPool};
 use crate::rng::RngFactory;
 use crate::scenario::Config;
-use crate::scenario::config::{DirConfig, LinkConfig, TransportConfig};
+use crate::scenario::config::{DirConfig, LinkConfig, RoutingProtocol, TransportConfig};
 use crate::stats::FlowMonitor;
 use crate::tcp::agent::{TcpReceiverAgent, TcpSenderAgent};
 use crate::time::SimTime;
@@ -128,10 +128,20 @@ impl World {
                 tcp,
             });
         }
-        let wifi = config
+        let mut wifi = config
             .wireless
             .as_ref()
             .map(|w| crate::wifi::Wifi::new(w.params.clone(), &w.stations, config.nodes.len(), &w.losses, &rngs, &config.nodes));
+        let aodv = match &config.routing.protocol {
+            RoutingProtocol::Static => None,
+            RoutingProtocol::Aodv(p) => {
+                if let Some(w) = wifi.as_mut() {
+                    w.route_feedback = true;
+                }
+                sched.schedule_at(SimTime::ZERO, Event::RoutePurge);
+                Some(crate::aodv::Aodv::new(p.clone(), &config.nodes, &rngs))
+            }
+        };
         World {
             sched,
             packets: PacketPool::new(),
@@ -148,6 +158,8 @@ impl World {
             mac_hooks: Vec::new(),
             wifi_spare: Default::default(),
             wifi_draining: false,
+            aodv,
+            route_actions: Vec::with_capacity(16),
         }
     }
 

@@ -6,6 +6,7 @@
 //! ground-truth bookkeeping), [`build`] (construction from a validated [`Config`]) and [`report`]
 //! (the results of a run).
 
+mod aodv;
 mod build;
 mod flows;
 mod net;
@@ -13,7 +14,7 @@ mod report;
 mod tcp;
 mod wifi;
 
-pub use report::{LinkReport, QueueSeries, RunResult};
+pub use report::{AodvReport, LinkReport, QueueSeries, RunResult};
 pub use wifi::WifiResults;
 
 use crate::app::Source;
@@ -66,6 +67,25 @@ pub enum Event {
     },
     /// An event of the 802.11 subsystem.
     Wifi(WifiEvent),
+    /// The routing agent hands packet `pkt`, held at `node`, to the link layer for neighbour
+    /// `hop` (a delayed or jittered send).
+    RouteSend {
+        /// Node.
+        node: u32,
+        /// Packet index.
+        pkt: u32,
+        /// Next hop (or the broadcast address).
+        hop: u32,
+    },
+    /// The routing agents' periodic purge.
+    RoutePurge,
+    /// A local repair at `node` for destination `dst` is given up if not done.
+    RouteRepair {
+        /// Node.
+        node: u32,
+        /// Destination.
+        dst: u32,
+    },
 }
 
 /// What drives a flow's sender.
@@ -132,6 +152,9 @@ pub struct World {
     pub(crate) mac_hooks: Vec<(NodeId, Box<dyn MacHook>)>,
     pub(crate) wifi_spare: crate::wifi::Outbox,
     pub(crate) wifi_draining: bool,
+    /// AODV agents (`[routing] protocol = "aodv"`), else static routes.
+    pub(crate) aodv: Option<crate::aodv::Aodv>,
+    pub(crate) route_actions: Vec<crate::aodv::Action>,
 }
 
 impl World {
@@ -166,6 +189,9 @@ impl World {
             Event::App { flow, generation } => self.on_app_timer(flow, generation),
             Event::Tcp { agent, timer, generation } => self.on_tcp_timer(agent, timer, generation),
             Event::Wifi(w) => self.on_wifi(w),
+            Event::RouteSend { node, pkt, hop } => self.route_send(NodeId(node), PacketId(pkt), NodeId(hop)),
+            Event::RoutePurge => self.on_route_purge(),
+            Event::RouteRepair { node, dst } => self.on_route_repair(NodeId(node), NodeId(dst)),
         }
     }
 }

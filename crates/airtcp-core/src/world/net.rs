@@ -19,6 +19,10 @@ impl World {
 
     /// Hands packet `id` at `node` to the interface of its next hop.
     fn forward(&mut self, node: NodeId, id: PacketId) {
+        if self.aodv.is_some() {
+            self.aodv_route(node, id);
+            return;
+        }
         let dst = self.packets[id].ip.dst;
         match self.nodes[node.0 as usize].routes[dst.0 as usize] {
             Some(Route { iface: Iface::Wired(ch), .. }) => self.channel_send(ch, id),
@@ -29,6 +33,10 @@ impl World {
 
     /// A packet arrives at `node` from a link.
     pub(super) fn node_receive(&mut self, node: NodeId, id: PacketId) {
+        if matches!(self.packets[id].transport, Transport::Aodv(_)) {
+            self.aodv_receive(node, id);
+            return;
+        }
         let pkt = &mut self.packets[id];
         if pkt.ip.dst == node {
             self.deliver_local(node, id);

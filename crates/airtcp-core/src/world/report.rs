@@ -72,6 +72,18 @@ pub struct RunResult {
     pub tcp_series: Vec<TcpSeries>,
     /// 802.11 statistics (empty without radios).
     pub wifi: super::WifiResults,
+    /// AODV counters per node (empty with static routing).
+    pub aodv: Vec<AodvReport>,
+}
+
+/// AODV counters of one node.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct AodvReport {
+    /// Node name.
+    pub node: String,
+    /// Counters.
+    #[serde(flatten)]
+    pub counters: crate::aodv::AodvCounters,
 }
 
 impl World {
@@ -153,6 +165,16 @@ impl World {
             queue_series,
             tcp_series,
             wifi,
+            aodv: self.aodv.as_ref().map_or(vec![], |a| {
+                self.nodes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| AodvReport {
+                        node: n.name.clone(),
+                        counters: a.counters(crate::packet::NodeId(i as u32)).clone(),
+                    })
+                    .collect()
+            }),
         }
     }
 

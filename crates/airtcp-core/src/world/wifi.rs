@@ -63,6 +63,12 @@ impl World {
             for (id, cause) in out.drops.drain(..) {
                 self.drop_packet(id, cause);
             }
+            for d in out.failed.drain(..) {
+                self.aodv_link_failed(d);
+                if let Some(w) = self.wifi.as_mut() {
+                    w.release_hold(d.station as usize, &mut self.sched, &mut self.packets);
+                }
+            }
             for (node, id) in out.up.drain(..) {
                 self.node_receive(node, id);
             }

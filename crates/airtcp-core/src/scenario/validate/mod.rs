@@ -2,13 +2,14 @@
 //! allowed. Structural problems inside one entry (an unknown key, a wrong type) stop the checks of
 //! that entry only; unit, range and reference problems are all collected.
 
+mod aodv;
 mod flows;
 mod loss;
 mod net;
 mod tcp;
 mod wireless;
 
-use super::config::{Config, RoutingConfig};
+use super::config::{Config, RoutingConfig, RoutingProtocol};
 use super::error::{Errors, ScenarioError, show};
 use super::schema::{Quantity, RawNode, RawScenario, RawSimulation};
 use crate::net::routing::Metric;
@@ -43,6 +44,7 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
     let wireless = v.wireless(raw.wireless.as_ref(), &nodes);
     let radio_edges = wireless.as_ref().map(crate::wifi::routing_edges).unwrap_or_default();
     let routing = v.routing(raw.routing.as_ref(), &links, &radio_edges);
+    v.check_routing_protocol(&routing, &links, wireless.as_ref(), &nodes);
     let tcp_series = v.outputs(raw.outputs.as_ref(), &mut links, &nodes);
     let mut flows = v.flows(&raw.flows, duration);
     v.tcp_series(&tcp_series, &mut flows);
@@ -255,9 +257,25 @@ impl Validator<'_> {
         links: &[super::config::LinkConfig],
         radio_edges: &[crate::net::routing::Edge],
     ) -> RoutingConfig {
-        let mut out = RoutingConfig { metric: Metric::Hops, overrides: vec![] };
+        let mut out = RoutingConfig { protocol: RoutingProtocol::Static, metric: Metric::Hops, overrides: vec![] };
         let Some(raw) = raw else { return out };
         let Some(r) = self.decode::<super::schema::RawRouting>(raw, "routing") else { return out };
+        match r.protocol.as_deref() {
+            None | Some("static") => {
+                if r.aodv.is_some() {
+                    self.errs.push("routing.aodv", None, "AODV parameters need protocol = \"aodv\"");
+                }
+            }
+            Some("aodv") => {
+                out.protocol = RoutingProtocol::Aodv(self.aodv(r.aodv.as_ref()));
+                if !r.routes.is_empty() {
+                    self.errs.push("routing.routes", None, "explicit routes apply to static routing only");
+                }
+            }
+            Some(other) => {
+                self.errs.push("routing.protocol", Some(format!("{other:?}")), "allowed protocols: \"static\", \"aodv\"")
+            }
+        }
         match r.metric.as_deref() {
             None | Some("hops") => {}
             Some("delay") => out.metric = Metric::Delay,

@@ -504,7 +504,8 @@ impl Validator<'_> {
             };
             let model = self.loss(&l.model, &join(&path, "model"));
             if let (Some(from), Some(to), Some(model)) = (from, to, model) {
-                out.push(LinkLoss { from, to, data_only, model, name: format!("{i}") });
+                let overheard = l.overheard.unwrap_or(false);
+                out.push(LinkLoss { from, to, data_only, overheard, model, name: format!("{i}") });
             }
         }
         out

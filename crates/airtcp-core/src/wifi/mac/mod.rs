@@ -28,7 +28,7 @@ use super::params::MacFlavor;
 use super::reception::{Effect, Reception, Signal};
 use super::stats::MacCounters;
 use crate::kernel::{Scheduler, Timer};
-use crate::packet::{NodeId, PacketId, PacketPool, Transport};
+use crate::packet::{NodeId, PacketId, PacketPool};
 use crate::rng::SimRng;
 use crate::stats::DropCause;
 use crate::time::SimTime;
@@ -127,6 +127,8 @@ pub struct Station {
     pub hooked: bool,
     /// Per-frame MAC delays, if recorded.
     pub delay_samples: Option<Vec<SimTime>>,
+    /// A discard is being reported to the network layer: do not take the next packet yet.
+    held: bool,
 }
 
 impl Station {
@@ -156,6 +158,7 @@ impl Station {
             counters: MacCounters::default(),
             hooked: false,
             delay_samples: None,
+            held: false,
         }
     }
 
@@ -324,9 +327,9 @@ impl Wifi {
         let now = sched.now();
         self.settle(s, now, sched, packets);
         let ra = if hop == super::BROADCAST_NODE { BROADCAST } else { self.node_station[hop.0 as usize] };
-        let (priority, size) = (matches!(packets[pkt].transport, Transport::None), packets[pkt].size);
+        let (priority, size) = (packets[pkt].transport.is_control(), packets[pkt].size);
         let st = &mut self.stations[s];
-        let kind = if st.pkt_tx.is_none() && st.ifq.is_empty() {
+        let kind = if st.pkt_tx.is_none() && st.ifq.is_empty() && !st.held {
             st.counters.enqueued += 1;
             self.mac_send(s, pkt, ra, hop, now, packets);
             IndicationKind::Enqueued
@@ -392,10 +395,39 @@ impl Wifi {
                     arm!(sched, st.defer, now + sifs, s, Defer);
                 }
             }
+        } else if st.held {
+            // A discard is being reported to the network layer: the next packet is taken once
+            // it has reacted ([`Wifi::release_hold`]).
         } else if let Some(q) = st.ifq.dequeue(now) {
             self.mac_send(s, q.id, q.ra, q.hop, now, packets);
         }
         self.set_tx_state(s, TxState::Idle, now);
+    }
+
+    /// The network layer has handled the discards of station `s` (ns-2: the `xmit_failure_`
+    /// callback returns before the queue hands the MAC its next packet): take the next packet if
+    /// the MAC is free.
+    pub fn release_hold(&mut self, s: usize, sched: &mut Scheduler<Event>, packets: &mut PacketPool) {
+        let now = sched.now();
+        let st = &mut self.stations[s];
+        if !st.held {
+            return;
+        }
+        st.held = false;
+        if st.pkt_tx.is_none()
+            && st.ctrl.is_none()
+            && st.tx_state == TxState::Idle
+            && let Some(q) = st.ifq.dequeue(now)
+        {
+            self.mac_send(s, q.id, q.ra, q.hop, now, packets);
+            self.rearm_access(s, now, sched);
+        }
+    }
+
+    /// Removes every packet waiting in station `s`'s interface queue for next hop `hop` (ns-2
+    /// `PriQueue::filter`), appending them to `out`.
+    pub fn take_queued_for(&mut self, s: usize, hop: NodeId, now: SimTime, out: &mut Vec<PacketId>) {
+        self.stations[s].ifq.remove_for(hop, now, out);
     }
 
     /// Puts a frame on the air from station `s` at `now`; `timeout` arms the send timer.
@@ -500,7 +532,8 @@ impl Wifi {
         }
         self.set_tx_state(s, TxState::Send, now);
         let broadcast = o.ra == BROADCAST;
-        let dur = self.params.data_time(o.bytes);
+        // Group-addressed frames go at a basic rate (IEEE 802.11-2016 10.6.6.2; ns-2 `sendDATA`).
+        let dur = if broadcast { self.params.ctrl_time(o.bytes) } else { self.params.data_time(o.bytes) };
         let frame = Frame {
             kind: FrameKind::Data,
             retry: o.retry,
@@ -644,6 +677,14 @@ impl Wifi {
         }
         match state {
             TxState::Rts => self.retransmit_rts(s, now),
+            TxState::Send if self.stations[s].pkt_tx.is_some_and(|o| o.ra == BROADCAST) => {
+                let o = self.stations[s].pkt_tx.expect("checked");
+                self.retransmit_data(s, now);
+                // The neighbours copy the frame at its end, up to one propagation delay after
+                // ours: release the original only then.
+                let last = self.channel.lists[s].iter().map(|nb| nb.delay).max().unwrap_or(SimTime::ZERO);
+                sched.schedule_at(now + last, Event::Wifi(WifiEvent::Release { pkt: o.pkt.0 }));
+            }
             TxState::Send => self.retransmit_data(s, now),
             TxState::Cts | TxState::Ack => self.stations[s].ctrl = None,
             TxState::Idle => {}
@@ -717,7 +758,6 @@ impl Wifi {
                 now,
             );
             self.finish(s, o, now);
-            self.out.release.push(o.pkt);
             self.rst_cw(s);
             self.start_backoff(s, now, SimTime::ZERO);
             return;
@@ -760,8 +800,15 @@ impl Wifi {
         );
         self.finish(s, o, now);
         if o.delivered {
-            // The next hop has the packet; only its ACKs were lost.
             self.stations[s].counters.retry_drops_after_delivery += 1;
+        }
+        if self.route_feedback {
+            // The network layer decides (AODV): it is told before the MAC takes its next packet.
+            self.stations[s].held = true;
+            let node = self.stations[s].node;
+            self.out.failed.push(super::Discard { station: s as u32, node, pkt: o.pkt, hop: o.next_hop, delivered: o.delivered });
+        } else if o.delivered {
+            // The next hop has the packet; only its ACKs were lost.
             self.out.release.push(o.pkt);
         } else {
             self.out.drops.push((o.pkt, DropCause::RetryLimit));
