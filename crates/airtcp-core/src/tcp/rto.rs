@@ -55,12 +55,13 @@ impl RtoParams {
         max: SimTime::from_secs(60),
         granularity: SimTime::from_millis(1),
     };
-    /// ns-2.35 defaults: initial 3 s, min 0.2 s, max 100 000 s, tick 10 ms.
+    /// ns-2.35 defaults of `Agent/TCP` (read from ns-2.35 itself): initial 3 s (`rtxcur_init_`),
+    /// min 0.2 s (`minrto_`), max 60 s (`maxrto_`), tick 10 ms (`tcpTick_`).
     pub const NS2: RtoParams = RtoParams {
         algorithm: RtoAlgorithm::Ns2,
         initial: SimTime::from_secs(3),
         min: SimTime::from_millis(200),
-        max: SimTime::from_secs(100_000),
+        max: SimTime::from_secs(60),
         granularity: SimTime::from_millis(10),
     };
 }

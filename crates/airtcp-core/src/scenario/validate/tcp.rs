@@ -153,7 +153,9 @@ impl Validator<'_> {
                 self.errs.push(join(path, "dupthresh"), Some(d.to_string()), "the duplicate-ACK threshold must be 1 to 1000");
             }
         }
-        p.limited_transmit = t.limited_transmit.unwrap_or(false);
+        // ns-2.35's Agent/TCP sends a new segment on each of the first two duplicate ACKs
+        // (`singledup_ 1`, its limited transmit); its Vegas agent handles duplicate ACKs itself.
+        p.limited_transmit = t.limited_transmit.unwrap_or(ns2 && variant != Variant::Vegas);
         if let Some(b) = t.max_burst {
             if (0..=1_000_000).contains(&b) {
                 p.max_burst = b as u32;
