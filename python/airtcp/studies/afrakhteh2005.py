@@ -668,6 +668,14 @@ KNOWN_DIFFERENCES = {
         "250-375 ms, ns-2.35 in the same configuration 168 and 183 ms (seeds 1 and 2, 3-10 kb/s). The decreasing "
         "trend the thesis describes holds in our runs up to PER 15% (299 -> 229 ms). Not isolated further."
     ),
+    "e3-rts-jitter-5": (
+        "ns-2.35 in this study's configuration (bench/ns2/afrakhteh.tcl, nodes=7, seeds 1-2, 300 s, jitter "
+        "computed from its AGT trace as mean |d[i+1]-d[i]|) shows +10% (40.5 -> 44.6 ms), as the thesis. "
+        "airtcp agrees without RTS/CTS (40.1 ms) but is 5.6% above ns-2.35 with it (47.1 ms; mean delay "
+        "177 against 165 ms), and a relative change of two close values doubles that: +17.5%. The RTS/CTS "
+        "throughput at 5 hops agrees within 2.3% (230.1 against 235.5 kb/s); the cause of the higher delay "
+        "variation with RTS/CTS is not isolated."
+    ),
     "e10-max-loss": (
         "Near its collapse the 6-hop chain is very sensitive (ns-2.35 at PER 10%, 100 s: 34, 211 and 164 kb/s "
         "for seeds 1-3). airtcp's collapse is somewhat milder than ns-2.35's in the same configuration: at PER "
@@ -891,7 +899,8 @@ def _published() -> list[Published]:
             "exp1_3_hops",
             "jitter",
             derived=relative_change({"hops": 5, "rts": "off"}, {"hops": 5, "rts": "on"}),
-            tolerance=_abs(0.15),
+            # As the throughput changes above: a few points of the 7-10% band.
+            tolerance=_abs(0.05),
         )
     )
     out += _published_2_to_8() + _published_9_to_11() + _published_12_13()
