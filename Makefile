@@ -28,9 +28,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet "maturin>=1.7,<2"
 	touch $@
 
-# Builds the Rust extension in release mode and installs the package (with dev extras) in .venv.
+# Builds the Rust extension (profile `dist`: release + fat LTO, see Cargo.toml) and installs the
+# package (with dev extras) in .venv.
 build: $(STAMP)
-	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --release --extras dev --quiet
+	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --profile dist --extras dev --quiet
 
 lint: $(STAMP)
 	cargo fmt --all --check
@@ -52,6 +53,7 @@ reproduce-quick: build
 
 bench: build
 	cargo bench -p airtcp-core --bench kernel
+	cargo build --profile dist -p airtcp-cli
 	$(BIN)/python bench/scenarios.py
 
 clean:

@@ -3,7 +3,7 @@
 
 For each scenario: best and median wall time over --repeat runs, events executed, events per
 second, and peak resident memory of the process (from wait4's rusage). Prints a Markdown table
-(the one in docs/performance.md). Build first: `cargo build --release -p airtcp-cli`.
+(the one in docs/performance.md). Build first: `cargo build --profile dist -p airtcp-cli`.
 
     python bench/scenarios.py [--repeat 5] [scenario.toml ...]
 """
@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SIM = ROOT / "target" / "release" / "airtcp-sim"
+SIM = ROOT / "target" / "dist" / "airtcp-sim"
 
 
 def time_once(scenario: Path) -> tuple[float, int, int]:
@@ -36,7 +36,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=5, help="runs per scenario (default 5)")
     args = ap.parse_args()
     if not SIM.exists():
-        sys.exit(f"{SIM} not found: run `cargo build --release -p airtcp-cli` first")
+        sys.exit(f"{SIM} not found: run `cargo build --profile dist -p airtcp-cli` first")
     files = args.scenarios or sorted((ROOT / "bench" / "scenarios").glob("*.toml"))
     print("| scenario | simulated | events | best wall | median wall | events/s (best) | peak RSS |")
     print("|---|---|---|---|---|---|---|")

@@ -12,7 +12,7 @@ Benchmarks (all with the same setup in the three simulators):
   infra-tcp  : as infra with TCP SACK, window 64
 
 Needs: ns2 (apt-get install ns2), bench/ns3/build.sh (apt-get install libns3-dev libgsl-dev g++),
-and `cargo build --release -p airtcp-core --example airtcp_run`. Reference only.
+and `cargo build --profile dist -p airtcp-core --example airtcp_run`. Reference only.
 Usage: bench/wifi/compare.py [--duration 1000] [--reps 3] [--no-ns3]
 """
 
@@ -36,7 +36,7 @@ def timed(cmd):
 
 def airtcp(toml, d):
     out, w, c, m = timed(
-        [os.path.join(ROOT, "target/release/examples/airtcp_run"), os.path.join(B, "wifi", toml), "1", str(d)]
+        [os.path.join(ROOT, "target/dist/examples/airtcp_run"), os.path.join(B, "wifi", toml), "1", str(d)]
     )
     j = json.loads(out)
     return j["flows"][0]["goodput_kbps"], w, c, m, j["events"]

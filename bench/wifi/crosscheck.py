@@ -24,7 +24,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-RUN = os.path.join(ROOT, "target", "release", "examples", "airtcp_run")
+RUN = os.path.join(ROOT, "target", "dist", "examples", "airtcp_run")
 
 
 def scenario(hops, rts, rate, wireless_extra):
@@ -91,7 +91,9 @@ def main():
     hops_list = [int(h) for h in a.hops.split(",")]
     if not os.path.exists(RUN):
         subprocess.run(
-            ["cargo", "build", "--release", "-p", "airtcp-core", "--example", "airtcp_run"], cwd=ROOT, check=True
+            ["cargo", "build", "--profile", "dist", "-p", "airtcp-core", "--example", "airtcp_run"],
+            cwd=ROOT,
+            check=True,
         )
     cols = [("airtcp ns2-wavelan", lambda h, r, s: airtcp(h, r, a.rate, a.duration, s, ""))]
     if not a.no_ns2:
