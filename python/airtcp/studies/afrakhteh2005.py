@@ -676,6 +676,17 @@ KNOWN_DIFFERENCES = {
         "throughput at 5 hops agrees within 2.3% (230.1 against 235.5 kb/s); the cause of the higher delay "
         "variation with RTS/CTS is not isolated."
     ),
+    "e8-tcp-loss-6": (
+        "ns-2.35 in this configuration loses 0.74% and 1.14% of the segments its agent sends over 6 hops "
+        "(bench/ns2/afrakhteh.tcl, nodes=7, seeds 1-2, 300 s, counted from the AGT trace as sent but never "
+        "received), airtcp 0.84%; with IFQ 30 at 5 hops 0.87% and 0.89% (airtcp 0.75%). The thesis's 2.2% "
+        "is reproduced by neither; its Fig. 4.32 may count the losses differently (not stated)."
+    ),
+    "e7-udp-delay-ratio-6": (
+        "ns-2.35 in the same configuration (seeds 1-2, 300 s, AGT trace) gives a UDP delay of 2185 and 2114 ms "
+        "against a TCP delay of 313 and 303 ms: 7.0 times, as airtcp (7.2). 'About 10 times' is the thesis's "
+        "rounding of a ratio neither simulator reaches."
+    ),
     "e10-max-loss": (
         "Near its collapse the 6-hop chain is very sensitive (ns-2.35 at PER 10%, 100 s: 34, 211 and 164 kb/s "
         "for seeds 1-3). airtcp's collapse is somewhat milder than ns-2.35's in the same configuration: at PER "
@@ -684,7 +695,9 @@ KNOWN_DIFFERENCES = {
         "difference is not isolated."
     ),
 }
+KNOWN_DIFFERENCES["ns2-udp-per-6-0.2"] = KNOWN_DIFFERENCES["e10-max-loss"]
 for _id in (
+    "e10-4hop-0-6",
     "e10-loss-4-10",
     "e10-tput-4-10",
     "e10-6hop-0-6",
@@ -1156,7 +1169,7 @@ def _published_2_to_8() -> list[Published]:
                 "exp5_ifq",
                 "loss",
                 {"hops": hops, "ifq": 5},
-                tolerance=_abs(2.5),
+                tolerance=_abs(1.0),
                 unit="%",
             )
         )
@@ -1183,7 +1196,7 @@ def _published_2_to_8() -> list[Published]:
                 "exp5_ifq",
                 "loss",
                 {"hops": hops, "ifq": 30},
-                tolerance=_abs(1.5),
+                tolerance=_abs(0.5),
                 unit="%",
             )
         )
@@ -1355,7 +1368,7 @@ def _published_2_to_8() -> list[Published]:
                 "exp7_tcp_vs_udp",
                 "delay",
                 derived=ratio({"hops": hops, **udp}, {"hops": hops, "transport": "tcp"}),
-                tolerance=Tolerance(rel=0.5),
+                tolerance=Tolerance(rel=0.25),
             )
         )
     add(
@@ -1394,7 +1407,7 @@ def _published_2_to_8() -> list[Published]:
             "exp7_tcp_vs_udp",
             "loss",
             {"hops": 6, "transport": "tcp"},
-            tolerance=Tolerance(abs=1.5),
+            tolerance=Tolerance(abs=0.5),
             unit="%",
         )
     )
@@ -1626,7 +1639,7 @@ def _published_9_to_11() -> list[Published]:
             "exp10_per_udp",
             "throughput",
             derived=relative_change({"hops": 4, "per": 0.0}, {"hops": 4, "per": 0.06}),
-            tolerance=Tolerance(abs=0.08),
+            tolerance=Tolerance(abs=0.02),
         )
     )
     add(
@@ -1669,7 +1682,7 @@ def _published_9_to_11() -> list[Published]:
         )
     )
     # ns-2.35 near the collapse varies a lot from seed to seed (6 hops, PER 10%, 100 s: 34-211 kb/s).
-    for hops, per, v, tol in [(4, 0.1, 286.7, 0.1), (4, 0.2, 118.8, 0.2), (6, 0.1, 142.4, 0.35), (6, 0.2, 25.2, 0.35)]:
+    for hops, per, v, tol in [(4, 0.1, 286.7, 0.1), (4, 0.2, 118.8, 0.2), (6, 0.1, 142.4, 0.25), (6, 0.2, 25.2, 0.25)]:
         add(
             Published(
                 f"ns2-udp-per-{hops}-{per:g}",
@@ -1751,7 +1764,7 @@ def _published_9_to_11() -> list[Published]:
                 kind="finding",
             )
         )
-    for metric, value, tol in [("delay", -0.75, 0.15), ("jitter", -0.30, 0.2)]:
+    for metric, value, tol in [("delay", -0.75, 0.1), ("jitter", -0.30, 0.1)]:
         add(
             Published(
                 f"e11-vegas-{metric}-1",
@@ -2055,7 +2068,11 @@ How to read this page. Every number the thesis states is compared with the mean 
 for how precisely a number can be read from the thesis (its figures were lost; many values are words
 like "about 8%"): calibration values use the issue's tolerances; relative changes get absolute
 tolerances of 0.03-0.15; delays and jitters 20-50%. Qualitative findings are checked on a quantity
-computed from our runs, in their own table. Rows marked "ns-2.35" are not from the thesis: they are
+computed from our runs, in their own table. No tolerance is wide enough to pass a value we miss by more
+than about a quarter: every row was audited against that, and where the thesis and we disagree by more,
+the row is marked "explained" with what ns-2.35 gives in the same configuration and, where known, why.
+Most such rows are thesis values ns-2.35 does not reproduce either; three are differences with ns-2.35
+itself whose cause is not isolated (e3-rts-jitter-5, e10-max-loss with its ns-2.35 row, e11-delay-6-0.2). Rows marked "ns-2.35" are not from the thesis: they are
 ns-2.35 runs in this study's configuration (bench/ns2/afrakhteh_refs.py, seeds 1-3, 300 s; written to
 bench/ns2/afrakhteh_refs.json), a cross-simulator check. Values we knowingly do not reproduce are
 marked "explained" with the reason (Known differences).

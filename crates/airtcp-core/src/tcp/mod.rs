@@ -85,11 +85,17 @@ pub struct VegasParams {
     pub beta: u32,
     /// Leave slow start when more than `gamma` are.
     pub gamma: u32,
+    /// ns-2's arithmetic (`tcp-vegas.cc`), set by the `ns2` preset: the window in `Expected` and
+    /// in the growth check is `t_seqno_ - last_ack_` (the segments in flight plus one), the
+    /// once-per-RTT decision comes before the ACK's own RTT sample, and the fine-grained timeout
+    /// is `17/16 (srtt + 2 rttvar)`. Off: Brakmo & Peterson's "bytes in transit" and
+    /// `srtt + 4 rttvar`.
+    pub ns2_arithmetic: bool,
 }
 
 impl Default for VegasParams {
     fn default() -> Self {
-        VegasParams { alpha: 1, beta: 3, gamma: 1 }
+        VegasParams { alpha: 1, beta: 3, gamma: 1, ns2_arithmetic: false }
     }
 }
 

@@ -203,7 +203,7 @@ impl Validator<'_> {
         }
         p.clear_sack_on_rto = t.clear_sack_on_rto.unwrap_or(false);
         let vegas_keys = [("vegas_alpha", t.vegas_alpha), ("vegas_beta", t.vegas_beta), ("vegas_gamma", t.vegas_gamma)];
-        let mut vp = VegasParams::default();
+        let mut vp = VegasParams { ns2_arithmetic: ns2, ..VegasParams::default() };
         for (key, val) in vegas_keys {
             let Some(v) = val else { continue };
             if variant != Variant::Vegas {

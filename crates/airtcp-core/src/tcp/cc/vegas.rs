@@ -16,6 +16,15 @@
 //! The fine-grained retransmission timeout (`srtt + 4 rttvar` of the fine samples, no minimum,
 //! doubled after each retransmission of the same segment, +1/8 otherwise) drives Vegas' early
 //! retransmit on the first duplicate ACKs (see `recovery::vegas`).
+//!
+//! With [`VegasParams::ns2_arithmetic`] (the `ns2` preset) the arithmetic is `tcp-vegas.cc`'s
+//! exactly: ns-2 counts the window as `t_seqno_ - last_ack_`, which is the segments in flight
+//! *plus one*, both in `Expected` and in the growth check (so `Diff` is about one segment larger
+//! and Vegas keeps about one segment less queued); the decision is taken when the ACK of the first
+//! segment sent after the previous one arrives (`seqno >= v_begseq_`), before that ACK's own RTT
+//! sample is added; the congestion-avoidance step is fixed at the decision
+//! (`v_incr_ = 1/cwnd_`); and the fine timeout is `((sa/4) + sd)/2 * 17/16` = `17/16 (srtt + 2 rttvar)`,
+//! its first value from `srtt = r`, `rttvar = r/4` then updated with the same sample `r`.
 
 use super::super::VegasParams;
 use super::super::segments::Seg;
@@ -40,6 +49,8 @@ pub struct Vegas {
     sum_rtt: u128,
     cnt_rtt: u64,
     incr: Incr,
+    /// Congestion-avoidance step per ACK fixed at the last decision (ns-2 arithmetic), bytes.
+    linear_step: u64,
     inc_flag: bool,
     fine_srtt: Option<u64>,
     fine_rttvar: u64,
@@ -61,6 +72,7 @@ impl Vegas {
             sum_rtt: 0,
             cnt_rtt: 0,
             incr: Incr::None,
+            linear_step: 0,
             inc_flag: true,
             fine_srtt: None,
             fine_rttvar: 0,
@@ -84,17 +96,39 @@ impl Vegas {
 
     fn fine_sample(&mut self, rtt: SimTime) {
         let r = rtt.as_nanos();
-        match self.fine_srtt {
+        let ns2 = self.p.ns2_arithmetic;
+        let s = match self.fine_srtt {
+            None if ns2 => {
+                // ns-2 seeds sa = 8 r, sd = r (srtt r, rttvar r/4) at the first ACK, then applies
+                // the same sample.
+                self.fine_rttvar = r / 4;
+                r
+            }
             None => {
                 self.fine_srtt = Some(r);
                 self.fine_rttvar = r / 2;
+                self.fine_timeout = SimTime(r + 4 * self.fine_rttvar);
+                return;
             }
-            Some(s) => {
-                self.fine_rttvar = (3 * self.fine_rttvar + s.abs_diff(r)) / 4;
-                self.fine_srtt = Some((7 * s + r) / 8);
-            }
-        }
-        self.fine_timeout = SimTime(self.fine_srtt.unwrap_or(r) + 4 * self.fine_rttvar);
+            Some(s) => s,
+        };
+        self.fine_rttvar = (3 * self.fine_rttvar + s.abs_diff(r)) / 4;
+        let srtt = (7 * s + r) / 8;
+        self.fine_srtt = Some(srtt);
+        self.fine_timeout = SimTime(if ns2 {
+            let t = srtt + 2 * self.fine_rttvar;
+            t + t / 16
+        } else {
+            srtt + 4 * self.fine_rttvar
+        });
+    }
+
+    /// Adds one fine-grained RTT sample (a segment sent once) to the epoch and the estimators.
+    fn take_sample(&mut self, rtt: SimTime) {
+        self.sum_rtt += rtt.as_nanos() as u128;
+        self.cnt_rtt += 1;
+        self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
+        self.fine_sample(rtt);
     }
 
     /// A retransmission timeout happened at `now`.
@@ -106,16 +140,15 @@ impl Vegas {
     /// A new cumulative ACK.
     pub fn on_new_ack(&mut self, c: &mut Core, now: SimTime, last: Option<Seg>, grow: bool) {
         let mss = c.mss as u64;
-        if let Some(s) = last
-            && s.sends == 1
-        {
-            let rtt = now - s.last_sent;
-            self.sum_rtt += rtt.as_nanos() as u128;
-            self.cnt_rtt += 1;
-            self.base_rtt = Some(self.base_rtt.map_or(rtt, |b| b.min(rtt)));
-            self.fine_sample(rtt);
+        let ns2 = self.p.ns2_arithmetic;
+        // ns-2's window `t_seqno_ - last_ack_` is one segment more than the bytes in flight.
+        let extra = if ns2 { mss } else { 0 };
+        let sample = last.filter(|s| s.sends == 1).map(|s| now - s.last_sent);
+        if !ns2 && let Some(rtt) = sample {
+            self.take_sample(rtt);
         }
-        if c.snd_una >= self.epoch_seq {
+        let epoch_over = if ns2 { c.snd_una > self.epoch_seq } else { c.snd_una >= self.epoch_seq };
+        if epoch_over {
             let rtt =
                 if self.cnt_rtt > 0 { SimTime((self.sum_rtt / self.cnt_rtt as u128) as u64) } else { now - self.epoch_start };
             self.sum_rtt = 0;
@@ -127,7 +160,7 @@ impl Vegas {
                 }
                 let base = self.base_rtt.unwrap_or(rtt).as_secs_f64();
                 let actual = sent_in_epoch as f64 / rtt.as_secs_f64();
-                let expected = (c.snd_nxt - c.snd_una) as f64 / base;
+                let expected = (c.snd_nxt - c.snd_una + extra) as f64 / base;
                 let diff = ((expected - actual) * base / mss as f64 + 0.5).floor() as i64;
                 self.last_diff = diff;
                 if c.cwnd < c.ssthresh {
@@ -146,6 +179,7 @@ impl Vegas {
                     self.incr = Incr::None;
                 } else if diff < self.p.alpha as i64 {
                     self.incr = Incr::Linear;
+                    self.linear_step = (mss * mss / c.cwnd).max(1);
                 } else {
                     self.incr = Incr::None;
                 }
@@ -156,12 +190,92 @@ impl Vegas {
         if self.incr == Incr::SlowStart && c.cwnd >= c.ssthresh {
             self.incr = Incr::None;
         }
-        let outstanding = c.snd_nxt - c.snd_una;
+        let outstanding = c.snd_nxt - c.snd_una + extra;
         if grow && self.incr != Incr::None && c.cwnd.saturating_sub(outstanding) <= 2 * mss {
             c.cwnd += match self.incr {
                 Incr::SlowStart => mss,
+                // ns-2 fixes the step (`v_incr_ = 1/cwnd_`) at the decision.
+                _ if ns2 => self.linear_step,
                 _ => (mss * mss / c.cwnd).max(1),
             };
+        }
+        if ns2 && let Some(rtt) = sample {
+            self.take_sample(rtt);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::sender::TcpSender;
+    use crate::tcp::{TcpParams, Variant};
+
+    const MSS: u64 = 1000;
+
+    /// A sender core that has sent ten segments at t = 0 (cwnd 10, in congestion avoidance) and
+    /// a Vegas state with ns-2's arithmetic or Brakmo & Peterson's.
+    fn setup(ns2: bool) -> (Core, Vegas) {
+        let p = TcpParams::rfc(Variant::Vegas, MSS as u32);
+        let mut c = TcpSender::new(&p).c;
+        c.snd_nxt = 10 * MSS;
+        c.snd_max = 10 * MSS;
+        c.cwnd = 10 * MSS;
+        c.ssthresh = 5 * MSS;
+        let v = Vegas::new(VegasParams { ns2_arithmetic: ns2, ..VegasParams::default() });
+        (c, v)
+    }
+
+    fn seg(seq: u64, sent: SimTime) -> Seg {
+        Seg { seq, len: MSS as u32, sends: 1, sacked: false, rexmit_in_recovery: false, held: false, last_sent: sent }
+    }
+
+    /// The first ACK (segment 0, RTT 100 ms) closes the first epoch. Ten segments were sent in it
+    /// and nine are in flight after the ACK. Brakmo & Peterson: Expected = 9/BaseRTT, Actual =
+    /// 10/RTT with RTT = BaseRTT, Diff = -1. ns-2 counts t_seqno_ - last_ack_ = 10: Diff = 0.
+    #[test]
+    fn ns2_counts_the_window_one_segment_higher() {
+        let now = SimTime::from_millis(100);
+        for (ns2, diff) in [(false, -1), (true, 0)] {
+            let (mut c, mut v) = setup(ns2);
+            c.snd_una = MSS;
+            v.on_new_ack(&mut c, now, Some(seg(0, SimTime::ZERO)), true);
+            assert_eq!(v.last_diff, diff, "ns2 {ns2}");
+            assert_eq!(v.base_rtt, Some(SimTime::from_millis(100)));
+        }
+    }
+
+    /// Fine timeout after one 100 ms sample. Brakmo & Peterson (as the coarse RTO): srtt 100,
+    /// rttvar 50, srtt + 4 rttvar = 300 ms. ns-2: sa = 800, sd = 100 at the first ACK; the sample
+    /// gives n = 0 so sa = 800 and sd = 100 - 25 = 75; ((800/4) + 75)/2 = 137.5, + 1/16 =
+    /// 146.09375 ms.
+    #[test]
+    fn fine_timeout_after_the_first_sample() {
+        for (ns2, ns) in [(false, 300_000_000), (true, 146_093_750)] {
+            let (mut c, mut v) = setup(ns2);
+            c.snd_una = MSS;
+            v.on_new_ack(&mut c, SimTime::from_millis(100), Some(seg(0, SimTime::ZERO)), true);
+            assert_eq!(v.fine_timeout().as_nanos(), ns, "ns2 {ns2}");
+        }
+    }
+
+    /// ns-2 closes an epoch on the ACK of the first segment sent after the last decision
+    /// (`seqno >= v_begseq_`); Brakmo & Peterson's count closes it when everything sent before it
+    /// is acknowledged, one ACK earlier.
+    #[test]
+    fn epoch_ends_on_the_ack_of_the_tagged_segment() {
+        for ns2 in [false, true] {
+            let (mut c, mut v) = setup(ns2);
+            c.snd_una = MSS;
+            v.on_new_ack(&mut c, SimTime::from_millis(100), Some(seg(0, SimTime::ZERO)), false);
+            // Epoch tagged at snd_nxt = 10 segments; the ACK covering segments 1..9 arrives.
+            let first = v.last_diff;
+            c.snd_una = 10 * MSS;
+            c.snd_nxt = 19 * MSS;
+            v.last_diff = 99;
+            v.on_new_ack(&mut c, SimTime::from_millis(110), Some(seg(9 * MSS, SimTime::ZERO)), false);
+            let closed = v.last_diff != 99;
+            assert_eq!(closed, !ns2, "ns2 {ns2} (first diff {first})");
         }
     }
 }
