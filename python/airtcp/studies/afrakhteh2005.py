@@ -676,16 +676,21 @@ KNOWN_DIFFERENCES = {
         "throughput at 5 hops agrees within 2.3% (230.1 against 235.5 kb/s); the cause of the higher delay "
         "variation with RTS/CTS is not isolated."
     ),
+    "e3-rts-cost-5": (
+        "ns-2.35 in this configuration loses 8.8% to RTS/CTS at 5 hops (258.2 -> 235.5 kb/s, "
+        "bench/ns2/afrakhteh_refs.json, 3 seeds of 300 s), airtcp 11%: the thesis's 15% is reproduced by "
+        "neither. The cost grows with the hop count in all three (1 hop: 8%)."
+    ),
     "e8-tcp-loss-6": (
         "ns-2.35 in this configuration loses 0.74% and 1.14% of the segments its agent sends over 6 hops "
-        "(bench/ns2/afrakhteh.tcl, nodes=7, seeds 1-2, 300 s, counted from the AGT trace as sent but never "
-        "received), airtcp 0.84%; with IFQ 30 at 5 hops 0.87% and 0.89% (airtcp 0.75%). The thesis's 2.2% "
+        "(bench/ns2/afrakhteh.tcl, nodes=7, seeds 1-2, 300 s, counted by bench/ns2/agt_stats.py as sent but "
+        "never received), airtcp 0.84%; with IFQ 30 at 5 hops 0.87% and 0.89% (airtcp 0.75%). The thesis's 2.2% "
         "is reproduced by neither; its Fig. 4.32 may count the losses differently (not stated)."
     ),
     "e7-udp-delay-ratio-6": (
-        "ns-2.35 in the same configuration (seeds 1-2, 300 s, AGT trace) gives a UDP delay of 2185 and 2114 ms "
-        "against a TCP delay of 313 and 303 ms: 7.0 times, as airtcp (7.2). 'About 10 times' is the thesis's "
-        "rounding of a ratio neither simulator reaches."
+        "ns-2.35 in the same configuration (seeds 1-2, 300 s, bench/ns2/agt_stats.py) gives a UDP delay of "
+        "2185 and 2114 ms against a TCP delay of 313 and 303 ms: 7.0 times, as airtcp (7.2). 'About 10 "
+        "times' is the thesis's rounding of a ratio neither simulator reaches."
     ),
     "e10-max-loss": (
         "Near its collapse the 6-hop chain is very sensitive (ns-2.35 at PER 10%, 100 s: 34, 211 and 164 kb/s "
@@ -859,7 +864,7 @@ def _published() -> list[Published]:
             )
 
     # Exp. 3 (Sec. 4.3): RTS/CTS costs 8% (1 hop) to 15% (5 hops); delay and jitter higher.
-    for hops, value, tol in [(1, -0.08, 0.03), (5, -0.15, 0.05)]:
+    for hops, value, tol in [(1, -0.08, 0.03), (5, -0.15, 0.035)]:
         add(
             Published(
                 f"e3-rts-cost-{hops}",
@@ -2072,7 +2077,8 @@ computed from our runs, in their own table. No tolerance is wide enough to pass 
 than about a quarter: every row was audited against that, and where the thesis and we disagree by more,
 the row is marked "explained" with what ns-2.35 gives in the same configuration and, where known, why.
 Most such rows are thesis values ns-2.35 does not reproduce either; three are differences with ns-2.35
-itself whose cause is not isolated (e3-rts-jitter-5, e10-max-loss with its ns-2.35 row, e11-delay-6-0.2). Rows marked "ns-2.35" are not from the thesis: they are
+itself whose cause is not isolated (e3-rts-jitter-5, e10-max-loss with its ns-2.35 row, e11-delay-6-0.2).
+Rows marked "ns-2.35" are not from the thesis: they are
 ns-2.35 runs in this study's configuration (bench/ns2/afrakhteh_refs.py, seeds 1-3, 300 s; written to
 bench/ns2/afrakhteh_refs.json), a cross-simulator check. Values we knowingly do not reproduce are
 marked "explained" with the reason (Known differences).
