@@ -259,6 +259,25 @@ mod tests {
         }
     }
 
+    /// Congestion avoidance below alpha: +1 SMSS per RTT. ns-2 fixes the per-ACK step at the
+    /// decision (`v_incr_ = 1/cwnd_` = 1000 * 1000 / 10 000 = 100 B); the strict form recomputes it
+    /// per ACK from the grown window (1000 * 1000 / 10 100 = 99 B on the second ACK).
+    #[test]
+    fn ns2_fixes_the_linear_step_at_the_decision() {
+        for (ns2, after_two) in [(false, 10_199), (true, 10_200)] {
+            let (mut c, mut v) = setup(ns2);
+            c.snd_una = MSS;
+            v.on_new_ack(&mut c, SimTime::from_millis(100), Some(seg(0, SimTime::ZERO)), true);
+            assert_eq!(c.cwnd, 10_100, "ns2 {ns2}");
+            // The sender has sent one more segment; the ACK of segment 1 arrives.
+            c.snd_nxt = 11 * MSS;
+            c.snd_max = 11 * MSS;
+            c.snd_una = 2 * MSS;
+            v.on_new_ack(&mut c, SimTime::from_millis(101), Some(seg(MSS, SimTime::ZERO)), true);
+            assert_eq!(c.cwnd, after_two, "ns2 {ns2}");
+        }
+    }
+
     /// ns-2 closes an epoch on the ACK of the first segment sent after the last decision
     /// (`seqno >= v_begseq_`); Brakmo & Peterson's count closes it when everything sent before it
     /// is acknowledged, one ACK earlier.
