@@ -133,13 +133,7 @@ def _cmd_sweep(args: argparse.Namespace, out: Console) -> int:
             raise SweepError(f"--param {path} is given twice")
         params[path] = values
     scenario = Scenario.from_toml(args.file)
-    store = _open_store(args)
-    args.interrupt_note = (
-        f"finished runs are kept in {store.path}; run the same command again to resume" if store is not None else None
-    )
-    started = time.perf_counter()
-    executor = _executor(args)
-    startup = time.perf_counter() - started
+    store, executor, started, startup = _open_store_and_executor(args)
     try:
         result = sweep(
             scenario,
@@ -175,6 +169,18 @@ def _cmd_sweep(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
+def _open_store_and_executor(args: argparse.Namespace):
+    """The results store (None with --no-store), the executor, when set-up started and how long the
+    executor took to start; records where finished runs are kept for the Ctrl-C message."""
+    store = _open_store(args)
+    args.interrupt_note = (
+        f"finished runs are kept in {store.path}; run the same command again to resume" if store is not None else None
+    )
+    started = time.perf_counter()
+    executor = _executor(args)
+    return store, executor, started, time.perf_counter() - started
+
+
 # -- reproduce ------------------------------------------------------------------------------------
 def _cmd_reproduce(args: argparse.Namespace, out: Console) -> int:
     from .report.data import StudyRecord
@@ -183,13 +189,7 @@ def _cmd_reproduce(args: argparse.Namespace, out: Console) -> int:
 
     load_many(args.studies)  # unknown names: exit 2 before any set-up
     mode = "quick" if args.quick else "full"
-    store = _open_store(args)
-    args.interrupt_note = (
-        f"finished runs are kept in {store.path}; run the same command again to resume" if store is not None else None
-    )
-    started = time.perf_counter()
-    executor = _executor(args)
-    startup = time.perf_counter() - started
+    store, executor, started, startup = _open_store_and_executor(args)
     try:
         index = reproduce(
             args.studies,

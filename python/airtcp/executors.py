@@ -19,6 +19,7 @@ import os
 import signal
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -74,16 +75,17 @@ class ExecutorError(UserError, RuntimeError):
     """An executor cannot be set up (e.g. a Dask scheduler that does not answer)."""
 
 
-class Executor:
+class Executor(ABC):
     """Runs tasks and yields their results in completion order."""
 
     description = "executor"
     workers = 1
 
+    @abstractmethod
     def map_unordered(self, tasks: Iterable[Task]) -> Iterator[TaskResult]:
-        raise NotImplementedError
+        """Runs ``tasks`` and yields each result as soon as it is finished."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - a no-op by default: the serial executor holds no workers
         """Releases workers once their runs are done (idempotent)."""
 
     def abort(self) -> None:

@@ -190,8 +190,8 @@ impl Vegas {
         if self.incr == Incr::SlowStart && c.cwnd >= c.ssthresh {
             self.incr = Incr::None;
         }
-        let outstanding = c.snd_nxt - c.snd_una + extra;
-        if grow && self.incr != Incr::None && c.cwnd.saturating_sub(outstanding) <= 2 * mss {
+        let window_in_use = c.snd_nxt - c.snd_una + extra;
+        if grow && self.incr != Incr::None && c.cwnd.saturating_sub(window_in_use) <= 2 * mss {
             c.cwnd += match self.incr {
                 Incr::SlowStart => mss,
                 // ns-2 fixes the step (`v_incr_ = 1/cwnd_`) at the decision.
