@@ -25,6 +25,7 @@
 pub mod agent;
 pub mod cc;
 pub mod metrics;
+pub mod notify;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;
@@ -34,6 +35,7 @@ pub mod sender;
 #[cfg(test)]
 mod tests;
 
+pub use notify::Notification;
 pub use receiver::TcpReceiver;
 pub use rto::{RtoAlgorithm, RtoParams};
 pub use sender::TcpSender;

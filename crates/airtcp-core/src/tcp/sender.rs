@@ -9,6 +9,7 @@
 use super::TcpParams;
 use super::cc::Cc;
 use super::metrics::{RetxCause, RttSample, SenderStats, TcpSample};
+use super::notify::Notification;
 use super::recovery::Recovery;
 use super::rto::RtoEstimator;
 use super::segments::{Seg, Segments};
@@ -499,6 +500,14 @@ impl TcpSender {
         self.send(now);
         self.c.restart_timer(now);
         self.c.record(now);
+    }
+
+    /// A cross-layer notification (see [`Notification`]).
+    pub fn notify(&mut self, now: SimTime, n: Notification) {
+        match n {
+            Notification::ExplicitLoss { seq } => self.on_eln(now, seq),
+            Notification::RetransmissionStarted { seq } => self.on_ersn(now, seq),
+        }
     }
 
     /// ELN hook: the segment holding byte `seq` was lost on a (wireless) link, not to congestion:

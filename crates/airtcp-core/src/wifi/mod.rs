@@ -293,8 +293,15 @@ impl Wifi {
             let ev = WifiEvent::LlDown { station: s as u32, pkt: pkt.0, hop: hop.0 };
             sched.schedule_in(self.params.ll_delay, Event::Wifi(ev));
         } else {
-            self.ifq_enqueue(s, pkt, hop, sched, packets);
+            self.ifq_enqueue(s, pkt, hop, false, sched, packets);
         }
+    }
+
+    /// A link-layer scheme re-sends `pkt` (e.g. a cached TCP segment) through station `s` to
+    /// neighbour `hop`, ahead of every packet waiting in the interface queue (no link-layer delay:
+    /// the scheme already sits below the network layer).
+    pub fn send_to_head(&mut self, s: usize, pkt: PacketId, hop: NodeId, sched: &mut Scheduler<Event>, packets: &mut PacketPool) {
+        self.ifq_enqueue(s, pkt, hop, true, sched, packets);
     }
 
     /// Handles one event.
@@ -308,7 +315,7 @@ impl Wifi {
             WifiEvent::Settle { station } => self.on_settle(station as usize, sched, packets),
             WifiEvent::Release { pkt } => self.out.release.push(PacketId(pkt)),
             WifiEvent::LlDown { station, pkt, hop } => {
-                self.ifq_enqueue(station as usize, PacketId(pkt), NodeId(hop), sched, packets)
+                self.ifq_enqueue(station as usize, PacketId(pkt), NodeId(hop), false, sched, packets)
             }
         }
     }

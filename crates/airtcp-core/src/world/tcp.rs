@@ -11,6 +11,7 @@
 use super::{Event, FlowApp, TcpTruth, World};
 use crate::packet::{FlowId, PacketId, Transport};
 use crate::stats::DropCause;
+use crate::tcp::Notification;
 use crate::tcp::agent::TcpTimer;
 use crate::time::SimTime;
 use crate::transport::Agent;
@@ -203,25 +204,25 @@ impl World {
         self.send_from_node(node, id);
     }
 
-    /// Link-layer hook (ELN): the segment of `flow` holding byte `seq` was lost on a link for a
-    /// reason other than congestion; its sender retransmits it at once without reducing its window.
-    pub fn tcp_explicit_loss(&mut self, flow: FlowId, seq: u64) {
-        let sender = self.flows[flow.0 as usize].sender;
+    /// Delivers a cross-layer notification to the TCP sender with agent index (port) `agent`
+    /// and sends what it answers with. Returns false if `agent` is not a TCP sender.
+    pub fn tcp_notify(&mut self, agent: u32, n: Notification) -> bool {
         let now = self.sched.now();
-        if let Agent::TcpSender(a) = &mut self.agents[sender as usize] {
-            a.engine.on_eln(now, seq);
-            self.tcp_flush_sender(sender);
-        }
+        let Some(Agent::TcpSender(a)) = self.agents.get_mut(agent as usize) else { return false };
+        a.engine.notify(now, n);
+        self.tcp_flush_sender(agent);
+        true
     }
 
-    /// Link-layer hook (ERSN): the segment of `flow` holding byte `seq` is being retransmitted by
-    /// a link layer; its sender holds its retransmission timer and fast retransmit for it.
+    /// Link-layer hook (ELN) by flow: see [`Notification::ExplicitLoss`].
+    pub fn tcp_explicit_loss(&mut self, flow: FlowId, seq: u64) {
+        let sender = self.flows[flow.0 as usize].sender;
+        self.tcp_notify(sender, Notification::ExplicitLoss { seq });
+    }
+
+    /// Link-layer hook (ERSN) by flow: see [`Notification::RetransmissionStarted`].
     pub fn tcp_retransmission_started(&mut self, flow: FlowId, seq: u64) {
         let sender = self.flows[flow.0 as usize].sender;
-        let now = self.sched.now();
-        if let Agent::TcpSender(a) = &mut self.agents[sender as usize] {
-            a.engine.on_ersn(now, seq);
-            self.tcp_flush_sender(sender);
-        }
+        self.tcp_notify(sender, Notification::RetransmissionStarted { seq });
     }
 }

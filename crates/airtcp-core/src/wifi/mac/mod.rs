@@ -321,13 +321,14 @@ impl Wifi {
         s: usize,
         pkt: PacketId,
         hop: NodeId,
+        at_head: bool,
         sched: &mut Scheduler<Event>,
         packets: &mut PacketPool,
     ) {
         let now = sched.now();
         self.settle(s, now, sched, packets);
         let ra = if hop == super::BROADCAST_NODE { BROADCAST } else { self.node_station[hop.0 as usize] };
-        let (priority, size) = (packets[pkt].transport.is_control(), packets[pkt].size);
+        let (priority, size) = (at_head || packets[pkt].transport.is_control(), packets[pkt].size);
         let st = &mut self.stations[s];
         let kind = if st.pkt_tx.is_none() && st.ifq.is_empty() && !st.held {
             st.counters.enqueued += 1;
