@@ -9,11 +9,13 @@
 pub mod aodv;
 pub mod app;
 pub mod errmodel;
+pub mod hook;
 pub mod kernel;
 pub mod net;
 pub mod packet;
 pub mod rng;
 pub mod scenario;
+pub mod schemes;
 pub mod stats;
 pub mod tcp;
 pub mod time;

@@ -3,9 +3,10 @@
 mod common;
 
 use airtcp_core::World;
+use airtcp_core::hook::{HookCtx, NodeHook};
 use airtcp_core::packet::{NodeId, Packet};
 use airtcp_core::scenario::validate;
-use airtcp_core::wifi::hooks::{HookCtx, IndicationKind, MacHook, MacIndication};
+use airtcp_core::wifi::hooks::{IndicationKind, MacIndication};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -81,9 +82,13 @@ struct Log(Vec<(IndicationKind, u64, u32, bool)>);
 
 struct Recorder(Rc<RefCell<Log>>);
 
-impl MacHook for Recorder {
-    fn on_indication(&mut self, ind: &MacIndication, pkt: &Packet, _ctx: &mut HookCtx) {
+impl NodeHook for Recorder {
+    fn on_mac_indication(&mut self, ind: &MacIndication, pkt: &Packet, _ctx: &mut HookCtx) {
         self.0.borrow_mut().0.push((ind.kind, pkt.uid, ind.attempt, ind.will_retry));
+    }
+
+    fn wants_mac_indications(&self) -> bool {
+        true
     }
 }
 
@@ -96,7 +101,7 @@ fn indications_follow_every_packet_through_the_mac() {
     let cfg = validate(t, "<t>", None).unwrap();
     let mut w = World::new(&cfg, 3, 0);
     let log = Rc::new(RefCell::new(Log::default()));
-    w.attach_mac_hook(NodeId(0), Box::new(Recorder(log.clone())));
+    w.attach_custom_hook(NodeId(0), "recorder", Box::new(Recorder(log.clone())));
     w.run();
     let r = w.result();
     let log = log.borrow();

@@ -27,4 +27,7 @@ pub struct Node {
     pub name: String,
     /// Forwarding table indexed by destination node (`None`: unreachable or self).
     pub routes: Vec<Option<Route>>,
+    /// Indices of the hooks attached to this node, in attachment order (empty for most nodes:
+    /// the only cost of the seam for them is checking this).
+    pub hooks: Vec<u32>,
 }

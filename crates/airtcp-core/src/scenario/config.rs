@@ -32,6 +32,33 @@ pub struct Config {
     pub flows: Vec<FlowConfig>,
     /// 802.11 radios, if any.
     pub wireless: Option<WirelessConfig>,
+    /// Schemes attached to nodes, in attachment order.
+    pub schemes: Vec<SchemeConfig>,
+}
+
+/// One validated `[[schemes]]` entry.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SchemeConfig {
+    /// Unique name (default `"<type>@<node>"`).
+    pub name: String,
+    /// The node it is attached to.
+    pub node: NodeId,
+    /// Which of the node's interfaces it watches.
+    pub iface: SchemeIface,
+    /// The type and its parameters.
+    pub params: crate::schemes::SchemeParams,
+}
+
+/// The interfaces a scheme watches.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchemeIface {
+    /// All of them.
+    Any,
+    /// One wired link (index into `links`).
+    Link(usize),
+    /// The radio.
+    Wireless,
 }
 
 /// The validated `[wireless]` section.

@@ -40,6 +40,10 @@ pub struct RawScenario {
     pub outputs: Option<toml::Value>,
     /// `[wireless]`: the 802.11 radios.
     pub wireless: Option<toml::Value>,
+    /// `[[schemes]]`: schemes attached to nodes (`type`, `node`, optional `name` and `iface`,
+    /// then the type's own keys; see `crate::schemes`).
+    #[serde(default)]
+    pub schemes: Vec<toml::Value>,
 }
 
 /// `[simulation]`.

@@ -21,11 +21,13 @@ pub enum DropCause {
     /// The routing layer dropped it after a MAC link failure: the packet the MAC gave up on, or
     /// one flushed from the interface queue towards the same neighbour (AODV; ns-2 `CBK`).
     LinkFailure,
+    /// A scheme attached to a node dropped it (see [`crate::hook::Verdict::Drop`]).
+    Scheme,
 }
 
 impl DropCause {
     /// Every cause, in reporting order.
-    pub const ALL: [DropCause; 8] = [
+    pub const ALL: [DropCause; 9] = [
         DropCause::QueueOverflow,
         DropCause::RedEarly,
         DropCause::RedForced,
@@ -34,6 +36,7 @@ impl DropCause {
         DropCause::TtlExpired,
         DropCause::RetryLimit,
         DropCause::LinkFailure,
+        DropCause::Scheme,
     ];
 
     /// Stable snake_case name used in outputs.
@@ -47,6 +50,7 @@ impl DropCause {
             DropCause::TtlExpired => "ttl_expired",
             DropCause::RetryLimit => "retry_limit",
             DropCause::LinkFailure => "link_failure",
+            DropCause::Scheme => "scheme",
         }
     }
 

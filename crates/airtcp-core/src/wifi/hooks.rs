@@ -2,13 +2,12 @@
 //!
 //! Every MAC emits, for every packet it handles, the events such a scheme needs, each carrying
 //! the packet: queued, transmission attempt, attempt failed (and whether it will be retried),
-//! discarded at the retry limit, delivered (acknowledged), and received. A scheme implements
-//! [`MacHook`] and is attached to a node with `World::attach_mac_hook`; the MAC itself never
-//! changes for a scheme. Indications are only produced for nodes that have a hook attached, so
-//! they cost nothing otherwise. A hook may inject packets (e.g. an ELN message towards a TCP
-//! sender) through [`HookCtx::send`]; they are routed from the hook's node like any packet.
+//! discarded at the retry limit, delivered (acknowledged), and received. A scheme is a node hook
+//! ([`crate::hook::NodeHook::on_mac_indication`]); the MAC itself never changes for a scheme.
+//! Indications are only produced for radios whose node has a hook that asks for them, so they
+//! cost nothing otherwise.
 
-use crate::packet::{NodeId, Packet, PacketId};
+use crate::packet::{NodeId, PacketId};
 use crate::time::SimTime;
 
 /// What happened to a packet at a MAC.
@@ -48,28 +47,4 @@ pub struct MacIndication {
     pub attempt: u32,
     /// For `AttemptFailed`: whether the frame will be tried again.
     pub will_retry: bool,
-}
-
-/// What a hook may do in response.
-pub struct HookCtx {
-    /// Current time.
-    pub now: SimTime,
-    pub(crate) outbox: Vec<(NodeId, Packet)>,
-}
-
-impl HookCtx {
-    pub(crate) fn new(now: SimTime) -> Self {
-        HookCtx { now, outbox: Vec::new() }
-    }
-
-    /// Sends `packet` from `node` (routed like any packet originating there).
-    pub fn send(&mut self, node: NodeId, packet: Packet) {
-        self.outbox.push((node, packet));
-    }
-}
-
-/// A link-layer scheme listening to a node's MAC.
-pub trait MacHook {
-    /// Called for every indication of the node the hook is attached to.
-    fn on_indication(&mut self, ind: &MacIndication, pkt: &Packet, ctx: &mut HookCtx);
 }

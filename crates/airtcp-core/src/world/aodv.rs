@@ -55,7 +55,7 @@ impl World {
     /// Hands `pkt` at `node` to its radio for `hop`.
     pub(super) fn route_send(&mut self, node: NodeId, pkt: PacketId, hop: NodeId) {
         match self.wifi.as_ref().and_then(|w| w.station_of(node)) {
-            Some(s) => self.wifi_send(s as u32, pkt, hop),
+            Some(s) => self.link_send(node, crate::net::Iface::Wifi(s as u32), hop, pkt),
             None => self.drop_packet(pkt, DropCause::NoRoute),
         }
     }

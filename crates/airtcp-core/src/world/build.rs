@@ -1,6 +1,6 @@
 //! Construction of a world from a validated configuration.
 
-use super::{Event, Flow, FlowApp, TcpTruth, World};
+use super::{Event, Flow, FlowApp, IfaceFilter, TcpTruth, World};
 use crate::app::{AppModel, Source};
 use crate::errmodel::LossProcess;
 use crate::kernel::{Scheduler, Timer};
@@ -11,7 +11,7 @@ use crate::net::{Channel, ChannelCounters, ChannelId, Iface, Node, Route};
 use crate::packet::{Ecn, FlowId, NodeId, PacketPool};
 use crate::rng::RngFactory;
 use crate::scenario::Config;
-use crate::scenario::config::{DirConfig, LinkConfig, RoutingProtocol, TransportConfig};
+use crate::scenario::config::{DirConfig, LinkConfig, RoutingProtocol, SchemeIface, TransportConfig};
 use crate::stats::FlowMonitor;
 use crate::tcp::agent::{TcpReceiverAgent, TcpSenderAgent};
 use crate::time::SimTime;
@@ -71,7 +71,12 @@ impl World {
             let edge = edges.iter().find(|e| e.from == o.node && e.to == o.via).expect("validated: via is a neighbour");
             tables[o.node.0 as usize][o.destination.0 as usize] = Some(Route { iface: edge.iface, next_hop: o.via });
         }
-        let nodes = config.nodes.iter().zip(tables).map(|(name, routes)| Node { name: name.clone(), routes }).collect();
+        let nodes = config
+            .nodes
+            .iter()
+            .zip(tables)
+            .map(|(name, routes)| Node { name: name.clone(), routes, hooks: Vec::new() })
+            .collect();
 
         let mut sched = Scheduler::new();
         let mut agents = Vec::with_capacity(config.flows.len() * 2);
@@ -142,7 +147,7 @@ impl World {
                 Some(crate::aodv::Aodv::new(p.clone(), &config.nodes, &rngs))
             }
         };
-        World {
+        let mut world = World {
             sched,
             packets: PacketPool::new(),
             nodes,
@@ -155,12 +160,24 @@ impl World {
             seg_scratch: Vec::with_capacity(64),
             pkt_scratch: Vec::with_capacity(64),
             wifi,
-            mac_hooks: Vec::new(),
+            hooks: Vec::new(),
+            hook_held: Vec::new(),
+            hook_free: Vec::new(),
+            hook_actions: Vec::new(),
             wifi_spare: Default::default(),
             wifi_draining: false,
             aodv,
             route_actions: Vec::with_capacity(16),
+        };
+        for sc in &config.schemes {
+            let filter = match sc.iface {
+                SchemeIface::Any => IfaceFilter::Any,
+                SchemeIface::Wireless => IfaceFilter::Wireless,
+                SchemeIface::Link(k) => IfaceFilter::Link(ChannelId(2 * k as u32), ChannelId(2 * k as u32 + 1)),
+            };
+            world.attach_hook(sc.node, filter, &sc.name, sc.params.kind(), sc.params.build());
         }
+        world
     }
 
     /// Name of node `id`.

@@ -9,11 +9,13 @@
 mod aodv;
 mod build;
 mod flows;
+mod hooks;
 mod net;
 mod report;
 mod tcp;
 mod wifi;
 
+pub use hooks::{IfaceFilter, SchemeReport, VerdictCounts};
 pub use report::{AodvReport, LinkReport, QueueSeries, RunResult};
 pub use wifi::WifiResults;
 
@@ -29,7 +31,6 @@ use crate::tcp::agent::TcpTimer;
 use crate::tcp::sender::SegmentOut;
 use crate::time::SimTime;
 use crate::transport::Agent;
-use crate::wifi::hooks::MacHook;
 use crate::wifi::{Wifi, WifiEvent};
 
 /// An event: a small `Copy` value naming its target by index.
@@ -76,6 +77,20 @@ pub enum Event {
         pkt: u32,
         /// Next hop (or the broadcast address).
         hop: u32,
+    },
+    /// A packet held by a node hook's `Delay` verdict resumes (slot in the world's held table).
+    HookResume {
+        /// Held-packet slot.
+        slot: u32,
+    },
+    /// Timer `token` of node hook `hook` fired.
+    HookTimer {
+        /// Hook index.
+        hook: u32,
+        /// The hook's timer token.
+        token: u32,
+        /// Timer generation.
+        generation: u32,
     },
     /// The routing agents' periodic purge.
     RoutePurge,
@@ -149,7 +164,13 @@ pub struct World {
     pub(crate) seg_scratch: Vec<SegmentOut>,
     pub(crate) pkt_scratch: Vec<PacketId>,
     pub(crate) wifi: Option<Wifi>,
-    pub(crate) mac_hooks: Vec<(NodeId, Box<dyn MacHook>)>,
+    /// Node hooks (schemes), in attachment order; each node lists its own in `Node::hooks`.
+    pub(crate) hooks: Vec<hooks::HookSlot>,
+    /// Packets held by a hook's `Delay` verdict (slots reused through `hook_free`).
+    pub(crate) hook_held: Vec<Option<hooks::Held>>,
+    pub(crate) hook_free: Vec<u32>,
+    /// Reused buffer for the actions hooks request.
+    pub(crate) hook_actions: Vec<crate::hook::HookAction>,
     pub(crate) wifi_spare: crate::wifi::Outbox,
     pub(crate) wifi_draining: bool,
     /// AODV agents (`[routing] protocol = "aodv"`), else static routes.
@@ -190,6 +211,8 @@ impl World {
             Event::Tcp { agent, timer, generation } => self.on_tcp_timer(agent, timer, generation),
             Event::Wifi(w) => self.on_wifi(w),
             Event::RouteSend { node, pkt, hop } => self.route_send(NodeId(node), PacketId(pkt), NodeId(hop)),
+            Event::HookResume { slot } => self.on_hook_resume(slot),
+            Event::HookTimer { hook, token, generation } => self.on_hook_timer(hook, token, generation),
             Event::RoutePurge => self.on_route_purge(),
             Event::RouteRepair { node, dst } => self.on_route_repair(NodeId(node), NodeId(dst)),
         }

@@ -1,6 +1,7 @@
 //! Forwarding and wired links: the network half of the world.
 
 use super::{Event, World};
+use crate::hook::HookPoint;
 use crate::net::queue::Enqueued;
 use crate::net::{ChannelId, Iface, Route};
 use crate::packet::{NodeId, PacketId, Transport};
@@ -25,14 +26,43 @@ impl World {
         }
         let dst = self.packets[id].ip.dst;
         match self.nodes[node.0 as usize].routes[dst.0 as usize] {
-            Some(Route { iface: Iface::Wired(ch), .. }) => self.channel_send(ch, id),
-            Some(Route { iface: Iface::Wifi(st), next_hop }) => self.wifi_send(st, id, next_hop),
+            Some(Route { iface, next_hop }) => self.link_send(node, iface, next_hop, id),
             None => self.drop_packet(id, DropCause::NoRoute),
         }
     }
 
-    /// A packet arrives at `node` from a link.
-    pub(super) fn node_receive(&mut self, node: NodeId, id: PacketId) {
+    /// Packet `id` leaves `node` through `iface` for neighbour `next_hop`, past the node's hooks.
+    pub(super) fn link_send(&mut self, node: NodeId, iface: Iface, next_hop: NodeId, id: PacketId) {
+        if !self.nodes[node.0 as usize].hooks.is_empty() && !self.run_hooks(node, HookPoint::Send { to: iface, next_hop }, id) {
+            return;
+        }
+        self.iface_send(iface, next_hop, id, false);
+    }
+
+    /// Hands packet `id` to interface `iface` for `next_hop` (at the head of its queue if
+    /// `at_head`).
+    pub(super) fn iface_send(&mut self, iface: Iface, next_hop: NodeId, id: PacketId, at_head: bool) {
+        match iface {
+            Iface::Wired(ch) => self.channel_send(ch, id, at_head),
+            Iface::Wifi(st) if at_head => {
+                let wifi = self.wifi.as_mut().expect("a wifi interface needs a wireless subsystem");
+                wifi.send_to_head(st as usize, id, next_hop, &mut self.sched, &mut self.packets);
+                self.drain_wifi();
+            }
+            Iface::Wifi(st) => self.wifi_send(st, id, next_hop),
+        }
+    }
+
+    /// A packet arrives at `node` from a link through interface `from`.
+    pub(super) fn node_receive(&mut self, node: NodeId, id: PacketId, from: Iface) {
+        if !self.nodes[node.0 as usize].hooks.is_empty() && !self.run_hooks(node, HookPoint::Receive { from }, id) {
+            return;
+        }
+        self.node_accept(node, id);
+    }
+
+    /// A packet that arrived at `node` (and passed its hooks) is delivered locally or forwarded.
+    pub(super) fn node_accept(&mut self, node: NodeId, id: PacketId) {
         if matches!(self.packets[id].transport, Transport::Aodv(_)) {
             self.aodv_receive(node, id);
             return;
@@ -81,11 +111,18 @@ impl World {
 
     /// Offers a packet to a link direction: it passes the queue (and RED) and starts serialising
     /// at once if the transmitter is idle.
-    fn channel_send(&mut self, ch: ChannelId, id: PacketId) {
+    /// With `at_head`, the packet goes to the head of the queue, past RED (a scheme's local
+    /// retransmission), and is refused only by a full queue.
+    fn channel_send(&mut self, ch: ChannelId, id: PacketId, at_head: bool) {
         let now = self.sched.now();
         let c = &mut self.channels[ch.0 as usize];
         c.counters.offered_packets += 1;
-        match c.queue.enqueue(now, id, &mut self.packets[id]) {
+        let verdict = if at_head {
+            c.queue.enqueue_front(now, id, self.packets[id].size)
+        } else {
+            c.queue.enqueue(now, id, &mut self.packets[id])
+        };
+        match verdict {
             Enqueued::Accepted => {}
             Enqueued::Marked => c.counters.ecn_marks += 1,
             Enqueued::Dropped(cause) => {
@@ -139,6 +176,6 @@ impl World {
         let c = &mut self.channels[chan as usize];
         c.counters.delivered_packets += 1;
         let to = c.to;
-        self.node_receive(to, PacketId(pkt));
+        self.node_receive(to, PacketId(pkt), Iface::Wired(ChannelId(chan)));
     }
 }

@@ -74,6 +74,9 @@ pub struct RunResult {
     pub wifi: super::WifiResults,
     /// AODV counters per node (empty with static routing).
     pub aodv: Vec<AodvReport>,
+    /// One row per scheme attached to a node (absent when there is none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub schemes: Vec<super::SchemeReport>,
 }
 
 /// AODV counters of one node.
@@ -175,6 +178,7 @@ impl World {
                     })
                     .collect()
             }),
+            schemes: self.scheme_reports(),
         }
     }
 

@@ -164,6 +164,13 @@ impl World {
         let Transport::Tcp(h) = pkt.transport else { unreachable!("checked by the caller") };
         let (created, ce) = (pkt.created, pkt.ip.ecn == crate::packet::Ecn::Ce);
         self.packets.free(id);
+        if !h.is_ack
+            && h.payload == 0
+            && let Some(n) = crate::hook::notification_of(&h)
+        {
+            self.tcp_notify(port, n); // a scheme's ELN/ERSN message (see `crate::hook`)
+            return;
+        }
         match &mut self.agents[port as usize] {
             Agent::TcpReceiver(a) if h.payload > 0 => {
                 let flow = a.flow.0 as usize;

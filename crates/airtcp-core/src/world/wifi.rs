@@ -1,10 +1,10 @@
 //! The 802.11 half of the world: handing packets to radios, passing received packets up, and
-//! delivering MAC indications to attached hooks.
+//! showing MAC indications to the node hooks that asked for them.
 
 use super::{Event, World};
+use crate::net::Iface;
 use crate::packet::{NodeId, PacketId};
 use crate::wifi::WifiEvent;
-use crate::wifi::hooks::{HookCtx, MacHook};
 use crate::wifi::stats::{MacDelaySamples, WifiQueueSeries, WifiReport};
 
 /// Wireless results of a run.
@@ -34,7 +34,7 @@ impl World {
 
     /// Hands the subsystem's outbox to hooks, the drop accounting and the network layer. Not
     /// re-entered: packets forwarded onto a radio while draining are picked up by the loop.
-    fn drain_wifi(&mut self) {
+    pub(super) fn drain_wifi(&mut self) {
         if self.wifi_draining {
             return;
         }
@@ -43,19 +43,8 @@ impl World {
             && !wifi.out.is_empty()
         {
             let mut out = std::mem::replace(&mut wifi.out, std::mem::take(&mut self.wifi_spare));
-            if !out.indications.is_empty() {
-                let mut ctx = HookCtx::new(self.sched.now());
-                for ind in out.indications.drain(..) {
-                    for (node, hook) in self.mac_hooks.iter_mut() {
-                        if *node == ind.node {
-                            hook.on_indication(&ind, &self.packets[ind.pkt], &mut ctx);
-                        }
-                    }
-                }
-                for (node, packet) in ctx.outbox {
-                    let id = self.packets.alloc(packet);
-                    self.send_from_node(node, id);
-                }
+            for ind in out.indications.drain(..) {
+                self.hooks_on_indication(&ind);
             }
             for id in out.release.drain(..) {
                 self.packets.free(id);
@@ -70,20 +59,12 @@ impl World {
                 }
             }
             for (node, id) in out.up.drain(..) {
-                self.node_receive(node, id);
+                let station = self.wifi.as_ref().and_then(|w| w.station_of(node)).expect("received by a radio");
+                self.node_receive(node, id, Iface::Wifi(station as u32));
             }
             self.wifi_spare = out;
         }
         self.wifi_draining = false;
-    }
-
-    /// Attaches a link-layer scheme to `node`'s MAC: it receives every indication of that MAC.
-    /// Panics if the node has no radio.
-    pub fn attach_mac_hook(&mut self, node: NodeId, hook: Box<dyn MacHook>) {
-        let wifi = self.wifi.as_mut().expect("attach_mac_hook needs a wireless scenario");
-        let s = wifi.station_of(node).expect("the node has no radio");
-        wifi.stations[s].hooked = true;
-        self.mac_hooks.push((node, hook));
     }
 
     /// Test mode: settle every radio at every frame start and end (results must be identical).

@@ -124,6 +124,19 @@ impl Queue {
         verdict
     }
 
+    /// Puts packet `id` of `size` bytes at the head of the queue (a scheme's local
+    /// retransmission): RED is not consulted; only a full queue refuses it.
+    pub fn enqueue_front(&mut self, now: SimTime, id: PacketId, size: u32) -> Enqueued {
+        if self.would_overflow(size) {
+            return Enqueued::Dropped(DropCause::QueueOverflow);
+        }
+        let old = self.fifo.len();
+        self.fifo.push_front((id, size));
+        self.bytes += size as u64;
+        self.note_change(now, old);
+        Enqueued::Accepted
+    }
+
     /// Takes the head packet for transmission.
     pub fn dequeue(&mut self, now: SimTime) -> Option<PacketId> {
         let (id, size) = self.fifo.pop_front()?;

@@ -6,6 +6,7 @@ mod aodv;
 mod flows;
 mod loss;
 mod net;
+mod schemes;
 mod tcp;
 mod wireless;
 
@@ -51,7 +52,8 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
     if v.errs.is_empty() {
         v.check_reachability(&nodes, &links, &routing, &flows, &radio_edges);
     }
-    let config = Config { name, duration, seed, warmup, nodes, links, routing, flows, wireless };
+    let schemes = v.schemes(&raw.schemes, &links, wireless.as_ref(), &flows);
+    let config = Config { name, duration, seed, warmup, nodes, links, routing, flows, wireless, schemes };
     v.errs.finish(source, config)
 }
 

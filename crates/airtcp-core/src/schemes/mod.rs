@@ -1,0 +1,135 @@
+//! Schemes: what sits between the layers at a node (a base station's Snoop agent, a link-layer
+//! ARQ, an ELN/ERSN agent, ACK delay injection, a split-connection proxy, ...). Each scheme is one
+//! file implementing [`crate::hook::NodeHook`], with its parameters and their validation; this
+//! module is the registry: the enum of the built-ins ([`AnyScheme`], static dispatch as smoltcp's
+//! `AnyController`) and the decoding of a `[[schemes]]` entry's type-specific keys.
+//!
+//! Adding a scheme (see `docs/architecture.md`): a file here with `Params`, `parse` and the hook;
+//! one line in [`TYPES`], one arm in [`parse`], one variant in [`SchemeParams`] and [`AnyScheme`].
+//! Schemes never import `scenario` or `world`: they see names through [`SchemeEnv`] and report
+//! problems as [`Problem`]s, which the validator turns into scenario errors with full paths.
+
+pub mod scripted;
+
+use crate::hook::{Counters, HookCtx, HookPoint, NodeHook, Verdict};
+use crate::packet::{Packet, PacketId};
+use crate::wifi::hooks::MacIndication;
+use serde::de::DeserializeOwned;
+
+/// The scheme types a scenario may name.
+pub const TYPES: &[&str] = &["scripted"];
+
+/// The keys every `[[schemes]]` entry has (the rest belong to its type).
+pub const COMMON_KEYS: &[&str] = &["type", "name", "node", "iface"];
+
+/// What a scheme's validation may look up: the scenario's names.
+pub struct SchemeEnv<'a> {
+    /// Flow names, by flow index.
+    pub flows: &'a [String],
+}
+
+/// One problem in a scheme's keys: a path relative to the entry, the bad value, what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// Key path inside the entry, e.g. `rules[2].delay`.
+    pub path: String,
+    /// The value as written, if there is one.
+    pub value: Option<String>,
+    /// What is wrong and what is allowed.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem at `path` with `value`.
+    pub fn new(path: impl Into<String>, value: Option<String>, message: impl Into<String>) -> Self {
+        Problem { path: path.into(), value, message: message.into() }
+    }
+}
+
+/// Decodes a raw TOML table into a scheme's raw parameter struct, reporting structural problems
+/// (unknown keys, wrong types) at their path.
+pub fn decode<T: DeserializeOwned>(table: &toml::Value) -> Result<T, Vec<Problem>> {
+    serde_path_to_error::deserialize::<_, T>(table.clone()).map_err(|e| {
+        let message = e.inner().to_string();
+        let message = message.split("\nin `").next().unwrap_or(&message).trim_end().to_string();
+        vec![Problem::new(e.path().to_string(), None, message)]
+    })
+}
+
+/// The validated, type-specific parameters of one scheme.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchemeParams {
+    /// [`scripted::Scripted`].
+    Scripted(scripted::Params),
+}
+
+impl SchemeParams {
+    /// The scheme type's name.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SchemeParams::Scripted(_) => "scripted",
+        }
+    }
+
+    /// The hook that runs the scheme.
+    pub fn build(&self) -> AnyScheme {
+        match self {
+            SchemeParams::Scripted(p) => AnyScheme::Scripted(scripted::Scripted::new(p.clone())),
+        }
+    }
+}
+
+/// Decodes the type-specific keys of a scheme of type `kind` (`table` holds them without the
+/// [`COMMON_KEYS`]). The type must be one of [`TYPES`].
+pub fn parse(kind: &str, table: &toml::Value, env: &SchemeEnv) -> Result<SchemeParams, Vec<Problem>> {
+    match kind {
+        "scripted" => scripted::parse(table, env).map(SchemeParams::Scripted),
+        other => Err(vec![Problem::new(
+            "type",
+            Some(format!("{other:?}")),
+            format!("unknown scheme type; types: {}", TYPES.join(", ")),
+        )]),
+    }
+}
+
+/// Every hook the world can run: the built-in schemes, statically dispatched, and hooks written
+/// outside the crate (tests, experiments) behind a box.
+pub enum AnyScheme {
+    /// [`scripted::Scripted`].
+    Scripted(scripted::Scripted),
+    /// A hook written outside the crate.
+    Custom(Box<dyn NodeHook>),
+}
+
+macro_rules! each {
+    ($self:ident, $h:ident => $e:expr) => {
+        match $self {
+            AnyScheme::Scripted($h) => $e,
+            AnyScheme::Custom($h) => $e,
+        }
+    };
+}
+
+impl NodeHook for AnyScheme {
+    #[inline]
+    fn on_packet(&mut self, point: HookPoint, id: PacketId, packet: &mut Packet, ctx: &mut HookCtx) -> Verdict {
+        each!(self, h => h.on_packet(point, id, packet, ctx))
+    }
+
+    fn on_mac_indication(&mut self, ind: &MacIndication, packet: &Packet, ctx: &mut HookCtx) {
+        each!(self, h => h.on_mac_indication(ind, packet, ctx))
+    }
+
+    fn on_timer(&mut self, token: u32, ctx: &mut HookCtx) {
+        each!(self, h => h.on_timer(token, ctx))
+    }
+
+    fn wants_mac_indications(&self) -> bool {
+        each!(self, h => h.wants_mac_indications())
+    }
+
+    fn counters(&self) -> Counters {
+        each!(self, h => h.counters())
+    }
+}
