@@ -67,3 +67,46 @@ def test_invalid_scenario_lists_every_problem():
     paths = [e.path for e in info.value.errors]
     assert "links[1].rate" in paths and "flows[0].dst" in paths
     assert "unknown rate unit" in str(info.value)
+
+
+def tcp_path() -> airtcp.Scenario:
+    sc = airtcp.Scenario(name="scripted", duration="5s", seed=1)
+    sc.add_nodes("h1", "r1", "h2")
+    sc.add_link("h1", "r1", rate="100Mbps", delay="1ms")
+    sc.add_link("r1", "h2", rate="10Mbps", delay="10ms", name="last")
+    sc.add_flow("h1", "h2", name="f", transport="tcp", app={"type": "file", "size": "300KB"})
+    return sc
+
+
+def test_schemes_are_built_addressed_and_reported():
+    sc = tcp_path()
+    sc.add_scheme(
+        "scripted",
+        "r1",
+        name="loss",
+        iface="last",
+        rules=[
+            {"at": "send", "packets": "tcp_data", "nth": [4, 9], "action": "drop"},
+            {"at": "receive", "packets": "tcp_ack", "nth": [2], "action": "delay", "delay": "20ms"},
+        ],
+    )
+    assert sc.get("schemes.loss.rules")[0]["nth"] == [4, 9]
+    sc.set("schemes.loss.rules", [{"at": "send", "packets": "tcp_data", "nth": [4, 9, 11], "action": "drop"}])
+    r = sc.run()
+    row = r.schemes.iloc[0]
+    assert (row["name"], row["type"], row["node"]) == ("loss", "scripted", "r1")
+    assert row["dropped"] == 3 and row["seen"] > 3
+    assert r.flows.loc[0, "drops_scheme"] == 3
+    assert r.flows.loc[0, "delivered_bytes"] == 300_000
+    # The default name is "<type>@<node>"; a plain scenario has an empty schemes table.
+    sc2 = tcp_path().add_scheme("scripted", "h2")
+    assert sc2.get("schemes.scripted@h2.node") == "h2"
+    assert tcp_path().run().schemes.empty
+
+
+def test_scheme_mistakes_are_reported_with_their_paths():
+    sc = tcp_path().add_scheme("scripted", "r9", rules=[{"at": "send", "action": "explode"}])
+    with pytest.raises(airtcp.ScenarioError) as info:
+        sc.validate()
+    paths = [e.path for e in info.value.errors]
+    assert "schemes[0].node" in paths and "schemes[0].rules[0].action" in paths

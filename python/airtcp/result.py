@@ -57,6 +57,8 @@ class RunResult:
     - ``links``: one row per link direction (counters, utilisation, mean queue);
     - ``queue_series``: queue-length samples in long format (link, direction, time, packets, bytes,
       avg), for the directions listed in ``[outputs] queue_series``;
+    - ``schemes``: one row per scheme attached to a node (``[[schemes]]``): name, type, node, the
+      packets it saw and the verdicts it gave, and its own counters;
     - ``tcp_series`` and ``rtt_samples``: TCP sender state and RTT samples of the flows listed in
       ``[outputs] tcp_series``.
     """
@@ -82,6 +84,13 @@ class RunResult:
     @property
     def links(self) -> pd.DataFrame:
         return pd.DataFrame([_flatten(link) for link in self.raw["links"]])
+
+    @property
+    def schemes(self) -> pd.DataFrame:
+        """One row per scheme: name, type, node, seen, dropped, consumed, delayed and the scheme's
+        own counters (empty without ``[[schemes]]``)."""
+        rows = [{k: v for k, v in s.items() if k != "counters"} | s["counters"] for s in self.raw.get("schemes", [])]
+        return pd.DataFrame(rows)
 
     @property
     def queue_series(self) -> pd.DataFrame:

@@ -29,7 +29,7 @@ import tomli_w
 from . import _core
 from .errors import FieldError, ScenarioError
 
-_LIST_SECTIONS = ("nodes", "links", "flows")
+_LIST_SECTIONS = ("nodes", "links", "flows", "schemes")
 
 
 def _default_name(section: str, index: int, item: dict) -> str | None:
@@ -40,6 +40,8 @@ def _default_name(section: str, index: int, item: dict) -> str | None:
         return f"{item['a']}-{item['b']}"
     if section == "flows":
         return f"flow{index}"
+    if section == "schemes" and "type" in item and "node" in item:
+        return f"{item['type']}@{item['node']}"
     return None
 
 
@@ -155,6 +157,25 @@ class Scenario:
             }
         )
         self.data.setdefault("flows", []).append(entry)
+        return self
+
+    def add_scheme(
+        self, type: str, node: str, *, name: str | None = None, iface: str | None = None, **params: Any
+    ) -> Scenario:
+        """Attaches a scheme (``[[schemes]]``) of ``type`` to ``node``: it sees the packets entering
+        and leaving the node (only on ``iface``, a link name or ``"wireless"``, if given) and acts
+        on them; ``params`` are the type's own keys (see ``docs/scenario.md``).
+
+        >>> sc = Scenario(duration="5s").add_nodes("a", "b").add_link("a", "b", rate="10Mbps", delay="5ms")
+        >>> _ = sc.add_flow("a", "b", app={"type": "bulk"}, transport="tcp", name="f")
+        >>> _ = sc.add_scheme("scripted", "a", name="loss", rules=[
+        ...     {"at": "send", "packets": "tcp_data", "nth": [10], "action": "drop"}])
+        >>> r = sc.run()
+        >>> int(r.schemes.loc[0, "dropped"]), int(r.flows.loc[0, "drops_scheme"])
+        (1, 1)
+        """
+        entry = _clean({"type": type, "name": name, "node": node, "iface": iface, **params})
+        self.data.setdefault("schemes", []).append(entry)
         return self
 
     def section(self, name: str) -> dict:

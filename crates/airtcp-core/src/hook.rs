@@ -142,6 +142,14 @@ pub enum HookAction {
     },
 }
 
+impl HookAction {
+    /// Whether this action hands packet `id` back to the network (only allowed for a packet the
+    /// hook consumed).
+    pub fn releases(&self, id: PacketId) -> bool {
+        matches!(self, HookAction::Resend { packet: Resend::Held(p), .. } | HookAction::Discard { pkt: p, .. } if *p == id)
+    }
+}
+
 /// What a hook may do while it is called: read the time and its node, and request actions.
 pub struct HookCtx<'a> {
     now: SimTime,

@@ -129,6 +129,10 @@ impl World {
                 Verdict::Consume => slot.counts.consumed += 1,
                 Verdict::Delay(_) => slot.counts.delayed += 1,
             }
+            debug_assert!(
+                verdict == Verdict::Consume || !actions.iter().any(|a| a.releases(id)),
+                "a hook re-sent or discarded a packet it did not consume"
+            );
             self.apply_hook_actions(h, &mut actions);
             if verdict != Verdict::Pass {
                 break;
