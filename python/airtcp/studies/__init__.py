@@ -25,9 +25,11 @@ from .framework import (
     Study,
     StudyError,
     Tolerance,
+    best,
     difference,
     ratio,
     relative_change,
+    worst,
 )
 from .package import package_study, read_study_files
 
@@ -85,6 +87,7 @@ __all__ = [
     "StudyError",
     "Tolerance",
     "available",
+    "best",
     "difference",
     "load",
     "load_many",
@@ -93,4 +96,5 @@ __all__ = [
     "ratio",
     "read_study_files",
     "relative_change",
+    "worst",
 ]

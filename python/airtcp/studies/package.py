@@ -4,9 +4,11 @@ A study is a package ``airtcp/studies/<name>/``: its ``__init__.py`` builds ``ST
 :func:`package_study` from the experiments and figures written in code and these files beside it:
 
 - ``published.toml``: ``[study]`` (``title``, ``source``) and one ``[published."<id>"]`` table per
-  number the source states (what it is, where it is stated, the value, where we measure it, the
-  tolerance, whether it is a qualitative finding, and the explanation when we knowingly do not
-  reproduce it). Schema: ``docs/experiments.md`` ("Writing a study").
+  number the source states (what it is, where it is stated, the value - a number, a range, or an
+  analytical model of the package evaluated at given parameters -, where we measure it: a grid point
+  or a derived quantity of several, the tolerance, whether it is a qualitative finding, and the
+  explanation when we knowingly do not reproduce it). Schema: ``docs/experiments.md`` ("Writing a
+  study").
 - ``summary.md`` (shown at the top of the study's report page) and ``notes.md`` (at the bottom):
   paragraphs of prose, optional.
 - ``explanations.md``: one ``## <name>`` section per reason a value is not reproduced; an entry of
@@ -37,9 +39,11 @@ from .framework import (
     Study,
     StudyError,
     Tolerance,
+    best,
     difference,
     ratio,
     relative_change,
+    worst,
 )
 
 PUBLISHED = "published.toml"
@@ -52,6 +56,8 @@ BUILTIN_DERIVED: dict[str, Callable[..., Derived]] = {
     "ratio": ratio,
     "relative_change": relative_change,
     "difference": difference,
+    "best": best,
+    "worst": worst,
 }
 
 _ENTRY_KEYS = (

@@ -295,22 +295,6 @@ EXPERIMENTS = [exp1, exp2, exp4, exp5, exp6, exp7, exp8, exp9, exp10, exp11a, ex
 
 
 # -- derived quantities that published.toml names (derived.fn) ----------------------------------------
-def best(target: dict, others: list[dict]) -> Derived:
-    """``target / max(others) - 1``: positive when ``target`` beats every other point."""
-    points = {"target": target} | {f"o{i}": o for i, o in enumerate(others)}
-    return Derived(
-        points, lambda v: v["target"] / max(v[k] for k in v if k != "target") - 1.0, "target / best other - 1"
-    )
-
-
-def worst(target: dict, others: list[dict]) -> Derived:
-    """``target / min(others) - 1``: negative when ``target`` is below every other point."""
-    points = {"target": target} | {f"o{i}": o for i, o in enumerate(others)}
-    return Derived(
-        points, lambda v: v["target"] / min(v[k] for k in v if k != "target") - 1.0, "target / worst other - 1"
-    )
-
-
 def change_gap(a0: dict, a1: dict, b0: dict, b1: dict) -> Derived:
     """``(b1/b0 - 1) - (a1/a0 - 1)``: how much more the change b0 -> b1 is than a0 -> a1."""
     return Derived(
@@ -329,7 +313,7 @@ def flattening(t2: dict, t3: dict, t5: dict, t6: dict) -> Derived:
     )
 
 
-DERIVED = {"best": best, "worst": worst, "change_gap": change_gap, "flattening": flattening}
+DERIVED = {"change_gap": change_gap, "flattening": flattening}
 
 
 # -- figures ---------------------------------------------------------------------------------------------
