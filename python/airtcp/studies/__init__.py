@@ -1,4 +1,5 @@
-"""Studies: one module per reproduced study, each defining ``STUDY = Study(...)``.
+"""Studies: one package per reproduced study (``airtcp/studies/<name>/``), each defining
+``STUDY`` in its ``__init__.py`` (see :mod:`airtcp.studies.package` for the files beside it).
 
 >>> from airtcp import studies
 >>> "foundation" in studies.available()
@@ -14,6 +15,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from . import package
 from .framework import (
     ByMode,
     Derived,
@@ -23,30 +25,29 @@ from .framework import (
     Study,
     StudyError,
     Tolerance,
+    best,
     difference,
     ratio,
     relative_change,
+    worst,
 )
-
-_NOT_STUDIES = {"framework"}
+from .package import package_study, read_study_files
 
 
 def available() -> list[str]:
-    """Names of the study modules in this package."""
-    return sorted(
-        m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_") and m.name not in _NOT_STUDIES
-    )
+    """Names of the studies: the packages in this package."""
+    return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.ispkg and not m.name.startswith("_"))
 
 
 def load(name: str) -> Study:
-    """The study called ``name`` (its module's ``STUDY``)."""
+    """The study called ``name`` (its package's ``STUDY``)."""
     names = available()
     if name not in names:
         raise StudyError(f"unknown study {name!r} (studies: {', '.join(names)})")
     module = importlib.import_module(f"{__name__}.{name}")
     study = getattr(module, "STUDY", None)
     if not isinstance(study, Study):
-        raise StudyError(f"module airtcp.studies.{name} defines no STUDY = Study(...)")
+        raise StudyError(f"package airtcp.studies.{name} defines no STUDY = Study(...)")
     if study.name != name:
         raise StudyError(f"airtcp.studies.{name}: STUDY.name is {study.name!r}, expected {name!r}")
     return study
@@ -86,9 +87,14 @@ __all__ = [
     "StudyError",
     "Tolerance",
     "available",
+    "best",
     "difference",
     "load",
     "load_many",
+    "package",
+    "package_study",
     "ratio",
+    "read_study_files",
     "relative_change",
+    "worst",
 ]

@@ -1,7 +1,8 @@
 """The study framework: experiments (sweeps), published numbers, comparisons and figures.
 
-A study module (``airtcp/studies/<name>.py``) defines ``STUDY = Study(...)``; see
-``docs/experiments.md`` ("Writing a study") for a walk-through. Everything that differs between
+A study package (``airtcp/studies/<name>/``) defines ``STUDY``, built by
+:func:`airtcp.studies.package.package_study` from its experiments in code and its published values
+as data; see ``docs/experiments.md`` ("Writing a study") for a walk-through. Everything that differs between
 the quick mode (CI, minutes) and the full mode (the paper's durations and replication counts) is
 written ``ByMode(quick=..., full=...)``.
 """
@@ -134,6 +135,22 @@ def ratio(numerator: Mapping[str, Any], denominator: Mapping[str, Any]) -> Deriv
 def difference(a: Mapping[str, Any], b: Mapping[str, Any]) -> Derived:
     """``a - b``."""
     return Derived({"a": a, "b": b}, lambda v: v["a"] - v["b"], "difference")
+
+
+def best(target: Mapping[str, Any], others: Sequence[Mapping[str, Any]]) -> Derived:
+    """``target / max(others) - 1``: positive when ``target`` beats every other point."""
+    points = {"target": target} | {f"o{i}": o for i, o in enumerate(others)}
+    return Derived(
+        points, lambda v: v["target"] / max(v[k] for k in v if k != "target") - 1.0, "target / best other - 1"
+    )
+
+
+def worst(target: Mapping[str, Any], others: Sequence[Mapping[str, Any]]) -> Derived:
+    """``target / min(others) - 1``: negative when ``target`` is below every other point."""
+    points = {"target": target} | {f"o{i}": o for i, o in enumerate(others)}
+    return Derived(
+        points, lambda v: v["target"] / min(v[k] for k in v if k != "target") - 1.0, "target / worst other - 1"
+    )
 
 
 KINDS = ("value", "finding")

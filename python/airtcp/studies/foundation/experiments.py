@@ -1,4 +1,5 @@
-"""Foundation: the simulator's queues and loss processes against their analytical models.
+"""Foundation: the experiments, the analytical models (the formulas ``published.toml`` computes its
+values with) and the figures.
 
 The seed studies need TCP and 802.11; until those exist, this study exercises the whole
 experiments layer (sweeps, replications, store, executors, comparisons, report) on models whose
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from airtcp.result import RunResult
 from airtcp.scenario import Scenario
-from airtcp.studies.framework import ByMode, Experiment, Figure, Published, Study, Tolerance
+from airtcp.studies.framework import ByMode, Experiment, Figure
 
 # Every packet is 1000 B on the wire: 972 B of payload + 8 B UDP + 20 B IP.
 PAYLOAD_B = 972
@@ -170,6 +171,12 @@ def ge_mean_burst(result: RunResult) -> float:
 GE_P_GB = [0.01, 0.05]
 GE_P_BG = [0.1, 0.25, 0.5]
 
+
+def ge_stationary_loss(p_gb: float, p_bg: float) -> float:
+    """Stationary loss of the Gilbert-Elliott channel (loss iff bad): p_gb / (p_gb + p_bg)."""
+    return p_gb / (p_gb + p_bg)
+
+
 gilbert = Experiment(
     name="gilbert",
     title="Gilbert-Elliott channel: stationary loss and mean burst",
@@ -233,201 +240,61 @@ ber = Experiment(
 )
 
 
-# -- the study ------------------------------------------------------------------------------------
-def _published() -> list[Published]:
-    out: list[Published] = []
-    for rho in DROPTAIL_RHO:
-        out.append(
-            Published(
-                id=f"droptail-loss-{rho:g}",
-                quantity=f"drop-tail loss at rho = {rho:g}",
-                reference="max(0, 1 - 1/rho)",
-                value=loss_droptail(rho),
-                unit="%",
-                experiment="droptail",
-                metric="loss_pct",
-                at={"rho": rho},
-                # Randomised CBR: sd of the loss ~0.8 c / sqrt(N) (c = 1/sqrt(12)) plus the buffer
-                # transient 51/N; both are < 0.2 points at N >= 25 000 packets per run.
-                tolerance=Tolerance(abs=0.5),
-            )
-        )
-        out.append(
-            Published(
-                id=f"droptail-util-{rho:g}",
-                quantity=f"link utilisation at rho = {rho:g}",
-                reference="min(1, rho)",
-                value=min(1.0, rho),
-                experiment="droptail",
-                metric="utilization",
-                at={"rho": rho},
-                tolerance=Tolerance(abs=0.01),
-            )
-        )
-    for rho in RED_RHO:
-        out.append(
-            Published(
-                id=f"red-avg-{rho:g}",
-                quantity=f"RED average queue at rho = {rho:g}",
-                reference="min_th + (max_th - min_th) (1 - 1/rho) / (2 max_p)",
-                value=red_balance(rho),
-                unit="packets",
-                experiment="red",
-                metric="red_avg",
-                at={"rho": rho},
-                # The average is an EWMA (w_q 0.002) of a queue that moves by a few packets.
-                tolerance=Tolerance(abs=0.75),
-            )
-        )
-        out.append(
-            Published(
-                id=f"red-drop-{rho:g}",
-                quantity=f"RED drops at rho = {rho:g}",
-                reference="1 - 1/rho",
-                value=loss_droptail(rho),
-                unit="%",
-                experiment="red",
-                metric="red_drop_pct",
-                at={"rho": rho},
-                tolerance=Tolerance(abs=0.2),
-            )
-        )
-    for p_gb in GE_P_GB:
-        for p_bg in GE_P_BG:
-            at = {"p_gb": p_gb, "p_bg": p_bg}
-            out.append(
-                Published(
-                    id=f"ge-loss-{p_gb:g}-{p_bg:g}",
-                    quantity=f"GE stationary loss, p_gb {p_gb:g}, p_bg {p_bg:g}",
-                    reference="p_gb / (p_gb + p_bg)",
-                    value=p_gb / (p_gb + p_bg),
-                    experiment="gilbert",
-                    metric="loss",
-                    at=at,
-                    # >= 50 000 packets per run: relative standard error <= 2.2% per run (module docs).
-                    tolerance=Tolerance(rel=0.05),
-                )
-            )
-            out.append(
-                Published(
-                    id=f"ge-burst-{p_gb:g}-{p_bg:g}",
-                    quantity=f"GE mean loss burst, p_gb {p_gb:g}, p_bg {p_bg:g}",
-                    reference="1 / p_bg",
-                    value=1.0 / p_bg,
-                    unit="packets",
-                    experiment="gilbert",
-                    metric="mean_burst",
-                    at=at,
-                    # >= 450 bursts per run: relative standard error <= 4.4% per run (module docs).
-                    tolerance=Tolerance(rel=0.10),
-                )
-            )
-    for size in BER_SIZES:
-        out.append(
-            Published(
-                id=f"ber-{size}",
-                quantity=f"packet loss, {size} B at BER {BER:g}",
-                reference="1 - (1 - BER)^(8 L)",
-                value=ber_loss_pct(size),
-                unit="%",
-                experiment="ber",
-                metric="loss_pct",
-                at={"size": size},
-                tolerance=Tolerance(rel=0.05),
-            )
-        )
-    return out
+# -- the study's parts ----------------------------------------------------------------------------
+EXPERIMENTS = [droptail, red, gilbert, ber]
 
+# The analytical models published.toml computes its values with (value = {fn = ..., ...}).
+FORMULAS = {
+    "loss_droptail": loss_droptail,
+    "red_balance": red_balance,
+    "ge_stationary_loss": ge_stationary_loss,
+    "ber_loss_pct": ber_loss_pct,
+}
 
-STUDY = Study(
-    name="foundation",
-    title="Foundation: queues and loss processes against analytical models",
-    source="Analytical models (queueing and Markov-chain results); no paper. Derivations in the notes below.",
-    summary=(
-        "Validates the simulator's drop-tail and RED queues and its Gilbert-Elliott and bit-error "
-        "loss processes against closed-form results. It is also the working example of a study "
-        "module: every part of the experiments layer (sweeps with replications, factors, functions "
-        "as metrics, the store, executors, comparisons and the report) is used here."
+FIGURES = [
+    Figure(
+        name="droptail-loss",
+        title="Drop-tail loss against offered load",
+        experiment="droptail",
+        x="rho",
+        y="loss_pct",
+        reference=loss_droptail,
+        reference_label="1 - 1/rho",
     ),
-    experiments=[droptail, red, gilbert, ber],
-    published=_published(),
-    figures=[
-        Figure(
-            name="droptail-loss",
-            title="Drop-tail loss against offered load",
-            experiment="droptail",
-            x="rho",
-            y="loss_pct",
-            reference=loss_droptail,
-            reference_label="1 - 1/rho",
-        ),
-        Figure(
-            name="red-average",
-            title="RED average queue against offered load",
-            experiment="red",
-            x="rho",
-            y="red_avg",
-            reference=red_balance,
-            reference_label="balance point",
-        ),
-        Figure(
-            name="ge-burst",
-            title="Gilbert-Elliott mean loss burst",
-            experiment="gilbert",
-            x="p_bg",
-            y="mean_burst",
-            series="p_gb",
-            reference=lambda p_bg: 1.0 / p_bg,
-            reference_label="1 / p_bg",
-        ),
-        Figure(
-            name="ge-loss",
-            title="Gilbert-Elliott stationary loss",
-            experiment="gilbert",
-            x="p_bg",
-            y="loss",
-            series="p_gb",
-            kind="bar",
-        ),
-        Figure(
-            name="ber-loss",
-            title="Packet loss against packet size (BER 1e-5)",
-            experiment="ber",
-            x="size",
-            y="loss_pct",
-            kind="bar",
-        ),
-    ],
-    notes="""
-Drop-tail: a server that is always busy sends exactly what the link carries, so under overload the
-loss fraction is 1 - 1/rho and the utilisation 1; below capacity (rho = 0.8, 0.95; randomised CBR,
-50-packet buffer) nothing is lost. Over N packets the fill-up of the buffer shifts the loss by at
-most 51/N, and the randomised spacing adds a standard deviation of about 0.8 c / sqrt(N)
-(c = 1/sqrt(12)): both below 0.2 percentage points here, hence the tolerance of 0.5 points.
-
-RED: to keep the queue stable RED must drop the excess fraction f = 1 - 1/rho. With uniformly
-spaced drops (the count-based probability of Floyd and Jacobson) its drop fraction at average
-queue avg is 2 p_b(avg), with p_b = max_p (avg - min_th) / (max_th - min_th), so the average
-settles at avg* = min_th + (max_th - min_th) f / (2 max_p). The loads keep p_b <= max_p, where
-this holds. The average is an EWMA (w_q = 0.002) of a queue that moves by a few packets:
-tolerance 0.75 packets. RED drops (early and forced) must equal 1 - 1/rho.
-
-Gilbert-Elliott (loss iff in the bad state): stationary loss pi = p_gb / (p_gb + p_bg), mean loss
-burst 1 / p_bg, read from the link's counters (loss-process drops, and loss bursts = runs of
-consecutive losses). The loss indicator is a Markov chain with lag-k correlation r^k,
-r = 1 - p_gb - p_bg, so over N packets the loss fraction has standard error
-sqrt(pi (1 - pi) / N (1 + r) / (1 - r)): at most 2.2% of pi per quick run (N = 50 000, worst case
-p_gb 0.05, p_bg 0.1). Bursts are geometric with mean 1 / p_bg and standard deviation
-sqrt(1 - p_bg) / p_bg; with at least N pi p_bg = 450 bursts per run the mean burst has a relative
-standard error of at most 4.4% per run. Tolerances: 5% (loss) and 10% (burst) on the mean of the
-replications.
-
-Bit errors: a packet of L bytes on the wire survives with probability (1 - BER)^(8 L). BER 1e-5,
-10 000 packets/s: tolerance 5% (the relative standard error of the smallest loss, 0.8%, is 2.5%
-per quick run).
-
-Choices: loads avoid rho = 1 exactly (a critically loaded queue has no closed form over a finite
-run); quick mode runs 20 s (1000 packets per Gilbert-Elliott link) with 3 to 6 replications, full
-mode 100 s (5000 packets) with 10 to 20.
-""",
-)
+    Figure(
+        name="red-average",
+        title="RED average queue against offered load",
+        experiment="red",
+        x="rho",
+        y="red_avg",
+        reference=red_balance,
+        reference_label="balance point",
+    ),
+    Figure(
+        name="ge-burst",
+        title="Gilbert-Elliott mean loss burst",
+        experiment="gilbert",
+        x="p_bg",
+        y="mean_burst",
+        series="p_gb",
+        reference=lambda p_bg: 1.0 / p_bg,
+        reference_label="1 / p_bg",
+    ),
+    Figure(
+        name="ge-loss",
+        title="Gilbert-Elliott stationary loss",
+        experiment="gilbert",
+        x="p_bg",
+        y="loss",
+        series="p_gb",
+        kind="bar",
+    ),
+    Figure(
+        name="ber-loss",
+        title="Packet loss against packet size (BER 1e-5)",
+        experiment="ber",
+        x="size",
+        y="loss_pct",
+        kind="bar",
+    ),
+]
