@@ -267,5 +267,6 @@ class Scenario:
         return run(self, seed=seed, replication=replication)
 
     def __repr__(self) -> str:
-        counts = ", ".join(f"{len(self.data.get(s, []))} {s}" for s in _LIST_SECTIONS)
+        shown = [s for s in _LIST_SECTIONS if s != "schemes" or self.data.get(s)]
+        counts = ", ".join(f"{len(self.data.get(s, []))} {s}" for s in shown)
         return f"<airtcp.Scenario {self.data.get('name', self.source)!r}: {counts}>"
