@@ -33,7 +33,7 @@ impl World {
 
     /// A packet arrives at `node` from a link.
     pub(super) fn node_receive(&mut self, node: NodeId, id: PacketId) {
-        if matches!(self.packets[id].transport, Transport::Aodv(_)) {
+        if matches!(self.packets[id].transport, Transport::Routing(_)) {
             self.aodv_receive(node, id);
             return;
         }
