@@ -118,3 +118,58 @@ impl ErrorControl for AnyErrorControl {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::errmodel::LossModel;
+    use crate::rng::RngFactory;
+    use crate::wifi::mac::frame::FrameKind;
+
+    /// The shape of a hybrid ARQ with FEC written against the seam alone: a frame is `n` coded
+    /// units, decoded when `k` of them survive the link's loss process.
+    struct KOfN {
+        n: u32,
+        k: u32,
+    }
+
+    impl ErrorControl for KOfN {
+        fn failed(&mut self, _: Exchange, _: &Outgoing) -> AfterFailure {
+            AfterFailure::Retry
+        }
+
+        fn coded_bytes(&self, mpdu_bytes: u32) -> u32 {
+            mpdu_bytes.div_ceil(self.k) * self.n
+        }
+
+        fn judge(&mut self, frame: &Frame, at: SimTime, process: &mut LossProcess) -> bool {
+            let unit = frame.bytes / self.n;
+            let arrived = (0..self.n).filter(|_| !process.is_lost(at, unit)).count() as u32;
+            arrived < self.k
+        }
+    }
+
+    fn trace(pattern: &[bool]) -> LossProcess {
+        let model = LossModel::PacketTrace { pattern: pattern.to_vec(), repeat: false };
+        LossProcess::new(&model, RngFactory::new(1, 0).stream("test"))
+    }
+
+    #[test]
+    fn a_frame_is_judged_whole_by_arq_and_as_units_by_a_coded_strategy() {
+        let frame =
+            Frame { kind: FrameKind::Data, retry: false, src: 0, ra: 1, seq: 1, duration: SimTime::ZERO, bytes: 1500, pkt: None };
+        let pattern = [true, false, false, true, true, false];
+        // ARQ: one draw per frame.
+        let mut arq = AnyErrorControl::Arq(arq::Arq::new(7, 4));
+        let mut p = trace(&pattern);
+        let lost: Vec<bool> = (0..3).map(|_| arq.judge(&frame, SimTime::ZERO, &mut p)).collect();
+        assert_eq!(lost, [true, false, false]);
+        assert_eq!(arq.coded_bytes(1500), 1500);
+        // Two of three units suffice: units (lost, ok, ok) decode, (lost, lost, ok) do not.
+        let mut coded = KOfN { n: 3, k: 2 };
+        let mut p = trace(&pattern);
+        assert!(!coded.judge(&frame, SimTime::ZERO, &mut p));
+        assert!(coded.judge(&frame, SimTime::ZERO, &mut p));
+        assert_eq!(coded.coded_bytes(1500), 2250);
+    }
+}
