@@ -17,6 +17,10 @@ pub struct FlowId(pub u32);
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct PacketId(pub u32);
 
+/// The address meaning "every neighbour": the IP destination of a routing broadcast and the MAC
+/// next hop of a link-layer broadcast.
+pub const BROADCAST_NODE: NodeId = NodeId(u32::MAX);
+
 /// Size of an IPv4 header without options.
 pub const IP_HEADER_BYTES: u32 = 20;
 /// Size of a UDP header.
@@ -134,15 +138,29 @@ pub enum Transport {
     Udp(UdpHeader),
     /// TCP segment.
     Tcp(TcpHeader),
-    /// AODV routing message (see [`crate::aodv`]).
-    Aodv(crate::aodv::message::AodvMsg),
+    /// A routing protocol's control message ([`RoutingMsg`]).
+    Routing(RoutingMsg),
+}
+
+/// Words in a [`RoutingMsg`].
+pub const ROUTING_MSG_WORDS: usize = 20;
+
+/// A routing protocol's control message as the transport header of a packet: a fixed block of
+/// words whose format belongs to the routing agent that writes and reads it (AODV encodes its
+/// RREQ, RREP and RERR in `aodv::message`). The packet layer only knows that it is control
+/// traffic (see [`Transport::is_control`]) addressed to the routing agent rather than to a port;
+/// the packet's `size` is set by the agent.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct RoutingMsg {
+    /// The encoded message.
+    pub words: [u32; ROUTING_MSG_WORDS],
 }
 
 impl Transport {
     /// Destination agent index, if the packet has a transport header.
     pub fn dst_port(&self) -> Option<u32> {
         match self {
-            Transport::None | Transport::Aodv(_) => None,
+            Transport::None | Transport::Routing(_) => None,
             Transport::Udp(h) => Some(h.dst_port),
             Transport::Tcp(h) => Some(h.dst_port),
         }
@@ -151,7 +169,7 @@ impl Transport {
     /// Whether this is a control (routing) packet rather than application data: such packets
     /// go to the head of an 802.11 interface queue (ns-2 `PriQueue`).
     pub fn is_control(&self) -> bool {
-        matches!(self, Transport::None | Transport::Aodv(_))
+        matches!(self, Transport::None | Transport::Routing(_))
     }
 }
 

@@ -20,7 +20,12 @@ fn cases() -> Vec<(&'static str, String, &'static str, Vec<&'static str>)> {
         ("unknown node", scheme("type = \"scripted\"\nnode = \"z\""), "schemes[0].node", vec!["\"z\"", "known nodes: a, b, c"]),
         ("type not a string", scheme("type = 3\nnode = \"b\""), "schemes[0].type", vec!["3", "a string"]),
         ("bad iface", scheme("type = \"scripted\"\nnode = \"a\"\niface = \"bc\""), "schemes[0].iface", vec!["does not end at"]),
-        ("unknown iface", scheme("type = \"scripted\"\nnode = \"b\"\niface = \"xy\""), "schemes[0].iface", vec!["\"xy\"", "ab, bc, wireless"]),
+        (
+            "unknown iface",
+            scheme("type = \"scripted\"\nnode = \"b\"\niface = \"xy\""),
+            "schemes[0].iface",
+            vec!["\"xy\"", "ab, bc, wireless"],
+        ),
         ("no radio", scheme("type = \"scripted\"\nnode = \"b\"\niface = \"wireless\""), "schemes[0].iface", vec!["no radio"]),
         (
             "duplicate name",
@@ -28,7 +33,12 @@ fn cases() -> Vec<(&'static str, String, &'static str, Vec<&'static str>)> {
             "schemes[1].name",
             vec!["scripted@b"],
         ),
-        ("unknown key", scheme("type = \"scripted\"\nnode = \"b\"\nrulez = []"), "schemes[0].rulez", vec!["unknown field `rulez`"]),
+        (
+            "unknown key",
+            scheme("type = \"scripted\"\nnode = \"b\"\nrulez = []"),
+            "schemes[0].rulez",
+            vec!["unknown field `rulez`"],
+        ),
         (
             "unknown rule point",
             scheme("type = \"scripted\"\nnode = \"b\"\n[[schemes.rules]]\nat = \"forward\"\naction = \"drop\""),

@@ -22,11 +22,10 @@ pub mod buffer;
 pub mod message;
 pub mod table;
 
-use crate::packet::{NodeId, PacketId};
+use crate::packet::{BROADCAST_NODE, NodeId, PacketId};
 use crate::rng::{RngFactory, SimRng};
 use crate::stats::DropCause;
 use crate::time::SimTime;
-use crate::wifi::BROADCAST_NODE;
 use buffer::{SendBuffer, Waiting};
 use message::{AodvMsg, RERR_MAX, Rerr, Rrep, Rreq};
 use rand::RngExt;

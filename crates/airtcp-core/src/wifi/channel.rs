@@ -1,10 +1,14 @@
 //! The shared medium, precomputed: for each transmitter, the radios that hear it at all (received
 //! power at or above the lowest level that matters), with the received power and the propagation
-//! delay. Nodes are static, so this is computed once when the world is built; a transmission then
+//! delay. Nodes are static, so this is computed once when the world is built (the routing edges
+//! between radios come from the same lists, [`Channel::routing_edges`]); a transmission then
 //! touches only its own list.
 
+use super::StationSpec;
 use super::params::{ReceiverModel, WifiParams};
 use super::propagation::propagation_delay_ns;
+use crate::net::Iface;
+use crate::net::routing::Edge;
 use crate::time::SimTime;
 
 /// No loss process on this link.
@@ -70,6 +74,34 @@ impl Channel {
             })
             .collect();
         Channel { lists }
+    }
+
+    /// Builds the lists for the radios of `stations` (in station order).
+    pub fn of_stations(stations: &[StationSpec], params: &WifiParams) -> Channel {
+        let positions: Vec<[f64; 3]> = stations.iter().map(|s| s.position).collect();
+        Channel::build(&positions, params)
+    }
+
+    /// Routing edges between the radios of `stations` (this channel's station order): every
+    /// ordered pair that can decode each other (power at or above `rx_threshold_w`), or, when one
+    /// station is the access point (infrastructure), only the pairs that include it. Order: by
+    /// transmitter, then receiver.
+    pub fn routing_edges(&self, stations: &[StationSpec], rx_threshold_w: f64) -> Vec<Edge> {
+        let infrastructure = stations.iter().any(|s| s.ap);
+        let mut edges = Vec::new();
+        for (tx, list) in self.lists.iter().enumerate() {
+            for nb in list {
+                if nb.power < rx_threshold_w {
+                    continue;
+                }
+                let (a, b) = (&stations[tx], &stations[nb.station as usize]);
+                if infrastructure && !a.ap && !b.ap {
+                    continue;
+                }
+                edges.push(Edge { from: a.node, to: b.node, iface: Iface::Wifi(tx as u32), delay: nb.delay });
+            }
+        }
+        edges
     }
 
     /// Whether `rx` can decode `tx` (power at or above the receive threshold).

@@ -2,9 +2,16 @@
 //! MAC with its interface queue, indications for link-layer schemes, and per-MAC statistics.
 //!
 //! One concern per file: [`phy`] (frame airtimes), [`propagation`] (path loss), [`channel`]
-//! (precomputed neighbour lists), [`reception`] (lock-on, capture, carrier sense, NAV), [`mac`]
-//! (the DCF state machine), [`ifq`] (interface queue), [`hooks`] (indications), [`stats`].
-//! The model, its sources and its validation are described in `docs/models/wifi.md`.
+//! (precomputed neighbour lists, routing edges), [`reception`] (lock-on, capture, carrier sense,
+//! NAV), [`mac`] (the DCF state machine, one file per concern), [`error_control`] (retry or
+//! discard, and how a received frame is judged: plain ARQ built in), [`ifq`] (interface queue),
+//! [`hooks`] (indications), [`stats`]. The model, its sources and its validation are described in
+//! `docs/models/wifi.md`.
+//!
+//! The subsystem knows nothing of the world that embeds it: it runs on any
+//! [`Scheduler<E>`](crate::kernel::Scheduler) whose event type can carry a [`WifiEvent`]
+//! (`E: From<WifiEvent>`; the world wraps it in its own event enum, a test uses
+//! `Scheduler<WifiEvent>` itself), and it hands its results back in an [`Outbox`].
 //!
 //! Performance: events are small `Copy` values; a transmission touches only the radios that can
 //! hear it; backoff is arithmetic (one wake-up per countdown, not one event per slot); radios that
@@ -12,6 +19,7 @@
 //! state is advanced lazily, in time order, when they next act.
 
 pub mod channel;
+pub mod error_control;
 pub mod hooks;
 pub mod ifq;
 pub mod mac;
@@ -27,21 +35,23 @@ use crate::packet::{NodeId, PacketId, PacketPool};
 use crate::rng::RngFactory;
 use crate::stats::DropCause;
 use crate::time::SimTime;
-use crate::world::Event;
 use channel::Channel;
+use error_control::AnyErrorControl;
 use hooks::MacIndication;
 use ifq::Ifq;
 use mac::Station;
 pub use params::{MacFlavor, ReceiverModel, WifiParams};
 use reception::{LinkLossProcess, LossTable};
 
-/// The next hop meaning "every station in range" (MAC broadcast).
-pub const BROADCAST_NODE: NodeId = NodeId(u32::MAX);
+/// The next hop meaning "every station in range" (MAC broadcast); defined with the packet
+/// addresses, re-exported here.
+pub use crate::packet::BROADCAST_NODE;
 
 /// "Not a wireless node" in the node -> station map.
 pub const NO_STATION: u32 = u32::MAX;
 
-/// An event of the wireless subsystem (a small `Copy` value; `Event::Wifi` wraps it).
+/// An event of the wireless subsystem (a small `Copy` value; the embedding world's event type
+/// carries it through `From<WifiEvent>`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum WifiEvent {
     /// The backoff of `station` may have expired.
@@ -223,17 +233,17 @@ pub struct Wifi {
 }
 
 impl Wifi {
-    /// Builds the subsystem for `specs` among `node_count` nodes.
+    /// Builds the subsystem for `specs` among `node_count` nodes, on `channel` (built once by the
+    /// caller with [`Channel::of_stations`], which also gives the routing edges).
     pub fn new(
         params: WifiParams,
         specs: &[StationSpec],
+        mut channel: Channel,
         node_count: usize,
         losses: &[LinkLoss],
         rngs: &RngFactory,
         names: &[String],
     ) -> Wifi {
-        let positions: Vec<[f64; 3]> = specs.iter().map(|s| s.position).collect();
-        let mut channel = Channel::build(&positions, &params);
         let mut node_station = vec![NO_STATION; node_count];
         let mut stations = Vec::with_capacity(specs.len());
         for (i, sp) in specs.iter().enumerate() {
@@ -241,7 +251,8 @@ impl Wifi {
             let name = &names[sp.node.0 as usize];
             let rng = rngs.stream(&format!("wifi/{name}/backoff"));
             let ifq = Ifq::new(params.queue_limit, sp.record_queue);
-            let mut st = Station::new(sp.node, i as u32, specs.len(), params.cw_min, ifq, rng);
+            let ec = AnyErrorControl::new(&params);
+            let mut st = Station::new(sp.node, i as u32, specs.len(), params.cw_min, ifq, rng, ec);
             st.ap = sp.ap;
             st.delay_samples = sp.record_delay.then(Vec::new);
             stations.push(st);
@@ -288,10 +299,17 @@ impl Wifi {
     }
 
     /// The network layer of `node` sends `pkt` to neighbour `hop` (or [`BROADCAST_NODE`]).
-    pub fn send(&mut self, s: usize, pkt: PacketId, hop: NodeId, sched: &mut Scheduler<Event>, packets: &mut PacketPool) {
+    pub fn send<E: From<WifiEvent>>(
+        &mut self,
+        s: usize,
+        pkt: PacketId,
+        hop: NodeId,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) {
         if self.params.ll_delay > SimTime::ZERO {
             let ev = WifiEvent::LlDown { station: s as u32, pkt: pkt.0, hop: hop.0 };
-            sched.schedule_in(self.params.ll_delay, Event::Wifi(ev));
+            sched.schedule_in(self.params.ll_delay, ev.into());
         } else {
             self.ifq_enqueue(s, pkt, hop, false, sched, packets);
         }
@@ -300,13 +318,20 @@ impl Wifi {
     /// A link-layer scheme re-sends `pkt` (e.g. a cached TCP segment) through station `s` to
     /// neighbour `hop`, ahead of every packet waiting in the interface queue (no link-layer delay:
     /// the scheme already sits below the network layer).
-    pub fn send_to_head(&mut self, s: usize, pkt: PacketId, hop: NodeId, sched: &mut Scheduler<Event>, packets: &mut PacketPool) {
+    pub fn send_to_head<E: From<WifiEvent>>(
+        &mut self,
+        s: usize,
+        pkt: PacketId,
+        hop: NodeId,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) {
         self.ifq_enqueue(s, pkt, hop, true, sched, packets);
     }
 
     /// Handles one event.
     #[inline]
-    pub fn handle(&mut self, ev: WifiEvent, sched: &mut Scheduler<Event>, packets: &mut PacketPool) {
+    pub fn handle<E: From<WifiEvent>>(&mut self, ev: WifiEvent, sched: &mut Scheduler<E>, packets: &mut PacketPool) {
         match ev {
             WifiEvent::Access { station, generation } => self.on_access(station as usize, generation, sched, packets),
             WifiEvent::Defer { station, generation } => self.on_defer(station as usize, generation, sched, packets),
@@ -321,7 +346,7 @@ impl Wifi {
     }
 
     /// Brings every radio's reception state up to now (end of run: for the statistics).
-    pub fn settle_all(&mut self, sched: &mut Scheduler<Event>, packets: &mut PacketPool) {
+    pub fn settle_all<E: From<WifiEvent>>(&mut self, sched: &mut Scheduler<E>, packets: &mut PacketPool) {
         let now = sched.now();
         for s in 0..self.stations.len() {
             self.settle_with(s, now, now, sched, packets);
@@ -332,31 +357,18 @@ impl Wifi {
     pub fn busy_time(&self, s: usize, now: SimTime) -> SimTime {
         self.stations[s].rx.busy_time_at(now)
     }
-}
 
-/// Routing edges between radios: every ordered pair that can decode each other (ad hoc), or only
-/// the access point and its stations (infrastructure). Order: by transmitter, then receiver.
-pub fn routing_edges(w: &crate::scenario::config::WirelessConfig) -> Vec<crate::net::routing::Edge> {
-    use crate::scenario::config::WirelessMode;
-    let positions: Vec<[f64; 3]> = w.stations.iter().map(|s| s.position).collect();
-    let channel = Channel::build(&positions, &w.params);
-    let mut edges = Vec::new();
-    for (tx, list) in channel.lists.iter().enumerate() {
-        for nb in list {
-            if nb.power < w.params.rx_threshold_w {
-                continue;
+    /// Turns the MAC indications of `node`'s station on or off (a scheme listens to it); returns
+    /// whether the node has a radio.
+    pub fn set_indications(&mut self, node: NodeId, on: bool) -> bool {
+        match self.station_of(node) {
+            Some(s) => {
+                self.stations[s].set_indications(on);
+                true
             }
-            let (a, b) = (w.stations[tx].node, w.stations[nb.station as usize].node);
-            if let WirelessMode::Infrastructure { ap } = w.mode
-                && a != ap
-                && b != ap
-            {
-                continue;
-            }
-            edges.push(crate::net::routing::Edge { from: a, to: b, iface: crate::net::Iface::Wifi(tx as u32), delay: nb.delay });
+            None => false,
         }
     }
-    edges
 }
 
 #[cfg(test)]
@@ -365,7 +377,7 @@ mod tests {
     use crate::packet::Packet;
 
     /// Drives only the wireless subsystem: three radios on a line, 200 m apart.
-    fn three() -> (Wifi, Scheduler<Event>, PacketPool) {
+    fn three() -> (Wifi, Scheduler<WifiEvent>, PacketPool) {
         let specs: Vec<StationSpec> = (0..3)
             .map(|i| StationSpec {
                 node: NodeId(i),
@@ -376,14 +388,15 @@ mod tests {
             })
             .collect();
         let names: Vec<String> = (0..3).map(|i| format!("n{i}")).collect();
-        let wifi = Wifi::new(WifiParams::ns2_wavelan(), &specs, 3, &[], &RngFactory::new(1, 0), &names);
+        let params = WifiParams::ns2_wavelan();
+        let channel = Channel::of_stations(&specs, &params);
+        let wifi = Wifi::new(params, &specs, channel, 3, &[], &RngFactory::new(1, 0), &names);
         (wifi, Scheduler::new(), PacketPool::new())
     }
 
-    fn run(wifi: &mut Wifi, sched: &mut Scheduler<Event>, packets: &mut PacketPool, up: &mut Vec<(NodeId, PacketId)>) {
+    fn run(wifi: &mut Wifi, sched: &mut Scheduler<WifiEvent>, packets: &mut PacketPool, up: &mut Vec<(NodeId, PacketId)>) {
         while let Some(ev) = sched.pop() {
-            let Event::Wifi(w) = ev else { unreachable!() };
-            wifi.handle(w, sched, packets);
+            wifi.handle(ev, sched, packets);
             up.append(&mut wifi.out.up);
             for id in wifi.out.release.drain(..) {
                 packets.free(id);

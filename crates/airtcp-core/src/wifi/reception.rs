@@ -21,6 +21,7 @@
 //! (tested by running with and without extra settle events).
 
 use super::channel::NO_LOSS;
+use super::error_control::{AnyErrorControl, ErrorControl};
 use super::mac::frame::Frame;
 use super::params::{MacFlavor, ReceiverModel, WifiParams};
 use crate::errmodel::LossProcess;
@@ -305,7 +306,8 @@ impl Reception {
     }
 
     /// Processes the next transition at or before `upto` (frame starts only up to `starts_upto`),
-    /// if any: returns its time and effect.
+    /// if any: returns its time and effect. Frames judged by a loss process are judged through
+    /// this station's error control `ec` (see [`ErrorControl::judge`]).
     pub fn step(
         &mut self,
         upto: SimTime,
@@ -313,6 +315,7 @@ impl Reception {
         params: &WifiParams,
         eifs: SimTime,
         losses: &mut LossTable,
+        ec: &mut AnyErrorControl,
     ) -> Option<(SimTime, Effect)> {
         if self.due > upto {
             return None;
@@ -334,7 +337,7 @@ impl Reception {
             Step::TxEnd | Step::NavEnd => Effect::None,
             Step::Start => {
                 let sig = self.pending.remove(0);
-                self.arrival(t, sig, params, eifs, losses);
+                self.arrival(t, sig, params, eifs, losses, ec);
                 Effect::None
             }
         };
@@ -351,8 +354,9 @@ impl Reception {
         f.ra == self.me || f.is_broadcast()
     }
 
-    /// Runs the loss process of this link on a frame for this station.
-    fn judged_lost(&self, sig: &Signal, t: SimTime, losses: &mut LossTable) -> bool {
+    /// Runs the loss process of this link on a frame for this station, as its error control
+    /// judges frames (plain ARQ: the whole frame at once).
+    fn judged_lost(&self, sig: &Signal, t: SimTime, losses: &mut LossTable, ec: &mut AnyErrorControl) -> bool {
         if sig.loss == NO_LOSS {
             return false;
         }
@@ -360,11 +364,19 @@ impl Reception {
         if (!p.overheard && !self.for_me(&sig.frame)) || (p.data_only && sig.frame.kind != super::mac::frame::FrameKind::Data) {
             return false;
         }
-        p.process.is_lost(t, sig.frame.bytes)
+        ec.judge(&sig.frame, t, &mut p.process)
     }
 
-    fn arrival(&mut self, t: SimTime, sig: Signal, params: &WifiParams, eifs: SimTime, losses: &mut LossTable) {
-        let lost = self.judged_lost(&sig, t, losses);
+    fn arrival(
+        &mut self,
+        t: SimTime,
+        sig: Signal,
+        params: &WifiParams,
+        eifs: SimTime,
+        losses: &mut LossTable,
+        ec: &mut AnyErrorControl,
+    ) {
+        let lost = self.judged_lost(&sig, t, losses, ec);
         let mine = self.for_me(&sig.frame);
         match params.receiver {
             ReceiverModel::Ns2 { cp_thresh } => {

@@ -50,6 +50,20 @@ pub struct MacCounters {
     pub mac_delay_max: SimTime,
 }
 
+impl MacCounters {
+    /// A frame finished MAC service (head of the queue to ACK, broadcast end or discard) after
+    /// `d`; the delay is also appended to `samples` when they are recorded.
+    #[inline]
+    pub fn record_service_time(&mut self, d: SimTime, samples: &mut Option<Vec<SimTime>>) {
+        self.mac_delay_sum_ns += d.as_nanos() as u128;
+        self.mac_delay_count += 1;
+        self.mac_delay_max = self.mac_delay_max.max(d);
+        if let Some(v) = samples {
+            v.push(d);
+        }
+    }
+}
+
 /// The report of one station.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct WifiReport {

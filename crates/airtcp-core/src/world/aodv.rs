@@ -2,6 +2,7 @@
 //! executing what they decide ([`crate::aodv::Action`]).
 
 use super::{Event, World};
+use crate::aodv::message::AodvMsg;
 use crate::aodv::{Action, Failed};
 use crate::packet::{IpHeader, NO_FLOW, NodeId, Packet, PacketId, Transport, hops_travelled};
 use crate::stats::DropCause;
@@ -21,7 +22,8 @@ impl World {
     pub(super) fn aodv_receive(&mut self, node: NodeId, id: PacketId) {
         let now = self.sched.now();
         let pkt = &self.packets[id];
-        let Transport::Aodv(msg) = pkt.transport else { unreachable!("called for AODV packets") };
+        let Transport::Routing(m) = pkt.transport else { unreachable!("called for routing packets") };
+        let msg = AodvMsg::decode(&m);
         let (dst, ttl) = (pkt.ip.dst, pkt.ip.ttl);
         self.packets.free(id);
         if let Some(a) = self.aodv.as_mut() {
@@ -106,7 +108,7 @@ impl World {
                 let packet = Packet {
                     size: msg.ip_bytes(),
                     ip: IpHeader { src: node, dst: ip_dst, ttl, ..Default::default() },
-                    transport: Transport::Aodv(msg),
+                    transport: Transport::Routing(msg.encode()),
                     flow: NO_FLOW,
                     created: now,
                     ..Default::default()

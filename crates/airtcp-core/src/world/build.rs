@@ -63,9 +63,13 @@ impl World {
                 channels.push(ch);
             }
         }
-        if let Some(w) = &config.wireless {
-            edges.extend(crate::wifi::routing_edges(w));
-        }
+        // The radio channel is built once: its neighbour lists give the routing edges and then
+        // belong to the wireless subsystem.
+        let radio = config.wireless.as_ref().map(|w| {
+            let channel = crate::wifi::channel::Channel::of_stations(&w.stations, &w.params);
+            edges.extend(channel.routing_edges(&w.stations, w.params.rx_threshold_w));
+            (w, channel)
+        });
         let mut tables = shortest_paths(config.nodes.len(), &edges, config.routing.metric);
         for o in &config.routing.overrides {
             let edge = edges.iter().find(|e| e.from == o.node && e.to == o.via).expect("validated: via is a neighbour");
@@ -133,10 +137,9 @@ impl World {
                 tcp,
             });
         }
-        let mut wifi = config
-            .wireless
-            .as_ref()
-            .map(|w| crate::wifi::Wifi::new(w.params.clone(), &w.stations, config.nodes.len(), &w.losses, &rngs, &config.nodes));
+        let mut wifi = radio.map(|(w, channel)| {
+            crate::wifi::Wifi::new(w.params.clone(), &w.stations, channel, config.nodes.len(), &w.losses, &rngs, &config.nodes)
+        });
         let aodv = match &config.routing.protocol {
             RoutingProtocol::Static => None,
             RoutingProtocol::Aodv(p) => {

@@ -85,9 +85,8 @@ impl World {
     pub fn attach_hook(&mut self, node: NodeId, filter: IfaceFilter, name: &str, kind: &'static str, hook: AnyScheme) {
         if hook.wants_mac_indications()
             && let Some(w) = self.wifi.as_mut()
-            && let Some(s) = w.station_of(node)
         {
-            w.stations[s].hooked = true;
+            w.set_indications(node, true);
         }
         let index = self.hooks.len() as u32;
         self.nodes[node.0 as usize].hooks.push(index);

@@ -63,7 +63,7 @@ impl World {
 
     /// A packet that arrived at `node` (and passed its hooks) is delivered locally or forwarded.
     pub(super) fn node_accept(&mut self, node: NodeId, id: PacketId) {
-        if matches!(self.packets[id].transport, Transport::Aodv(_)) {
+        if matches!(self.packets[id].transport, Transport::Routing(_)) {
             self.aodv_receive(node, id);
             return;
         }

@@ -18,6 +18,13 @@ pub struct WifiResults {
     pub mac_delays: Vec<MacDelaySamples>,
 }
 
+impl From<WifiEvent> for Event {
+    #[inline]
+    fn from(w: WifiEvent) -> Event {
+        Event::Wifi(w)
+    }
+}
+
 impl World {
     pub(super) fn on_wifi(&mut self, ev: WifiEvent) {
         let wifi = self.wifi.as_mut().expect("wifi events need a wireless subsystem");

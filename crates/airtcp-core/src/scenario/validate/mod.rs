@@ -43,7 +43,7 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
     let nodes = v.nodes(&raw.nodes);
     let mut links = v.links(&raw.links);
     let wireless = v.wireless(raw.wireless.as_ref(), &nodes);
-    let radio_edges = wireless.as_ref().map(crate::wifi::routing_edges).unwrap_or_default();
+    let radio_edges = wireless.as_ref().map(wireless::radio_edges).unwrap_or_default();
     let routing = v.routing(raw.routing.as_ref(), &links, &radio_edges);
     v.check_routing_protocol(&routing, &links, wireless.as_ref(), &nodes);
     let tcp_series = v.outputs(raw.outputs.as_ref(), &mut links, &nodes);

@@ -1,16 +1,23 @@
 //! Validation of the `[wireless]` section and node positions.
 
 use super::{Validator, join};
+use crate::net::routing::Edge;
 use crate::packet::NodeId;
 use crate::scenario::config::{WirelessConfig, WirelessMode};
 use crate::scenario::error::show;
 use crate::scenario::schema::{RawWireless, RawWirelessLoss};
 use crate::time::SimTime;
 use crate::units::{self, Amount};
-use crate::wifi::channel::distance;
+use crate::wifi::channel::{Channel, distance};
 use crate::wifi::phy::{PhyStandard, Preamble, standard_mac_constants};
 use crate::wifi::propagation::Propagation;
 use crate::wifi::{LinkLoss, MacFlavor, ReceiverModel, StationSpec, WifiParams};
+
+/// The routing edges between the radios of a validated `[wireless]` section (the same function
+/// the world uses when it builds the channel: [`Channel::routing_edges`]).
+pub(super) fn radio_edges(w: &WirelessConfig) -> Vec<Edge> {
+    Channel::of_stations(&w.stations, &w.params).routing_edges(&w.stations, w.params.rx_threshold_w)
+}
 
 const PRESETS: &str = "\"ns2-wavelan\", \"80211b\"";
 

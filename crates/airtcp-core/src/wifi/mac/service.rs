@@ -1,0 +1,163 @@
+//! A packet entering MAC service (from the network layer, through the interface queue) and
+//! leaving it (acknowledged, sent as broadcast, or discarded), and ns-2's `tx_resume`, which
+//! decides what the MAC does next.
+
+use super::arm;
+use super::backoff::Backoff;
+use super::frame::BROADCAST;
+use super::indication::Ind;
+use super::station::{Outgoing, TxState};
+use crate::kernel::Scheduler;
+use crate::packet::{BROADCAST_NODE, NodeId, PacketId, PacketPool};
+use crate::stats::DropCause;
+use crate::time::SimTime;
+use crate::wifi::error_control::ErrorControl;
+use crate::wifi::hooks::IndicationKind;
+use crate::wifi::ifq::Queued;
+use crate::wifi::params::MacFlavor;
+use crate::wifi::{Wifi, WifiEvent};
+
+impl Wifi {
+    /// A packet from the network layer reaches the interface queue (after the LL delay).
+    pub(in crate::wifi) fn ifq_enqueue<E: From<WifiEvent>>(
+        &mut self,
+        s: usize,
+        pkt: PacketId,
+        hop: NodeId,
+        at_head: bool,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) {
+        let now = sched.now();
+        self.settle(s, now, sched, packets);
+        let ra = if hop == BROADCAST_NODE { BROADCAST } else { self.node_station[hop.0 as usize] };
+        let (priority, size) = (at_head || packets[pkt].transport.is_control(), packets[pkt].size);
+        let st = &mut self.stations[s];
+        let kind = if st.pkt_tx.is_none() && st.ifq.is_empty() && !st.held {
+            st.counters.enqueued += 1;
+            self.mac_send(s, pkt, ra, hop, now, packets);
+            IndicationKind::Enqueued
+        } else if st.ifq.enqueue(now, Queued { id: pkt, size, ra, hop }, priority) {
+            st.counters.enqueued += 1;
+            IndicationKind::Enqueued
+        } else {
+            st.counters.queue_drops += 1;
+            self.out.drops.push((pkt, DropCause::QueueOverflow));
+            IndicationKind::QueueDrop
+        };
+        self.indicate(s, Ind { kind, pkt, peer: hop, attempt: 0, will_retry: false }, now);
+        self.rearm_access(s, now, sched);
+    }
+
+    /// ns-2 `send()`: a packet enters service.
+    #[inline]
+    fn mac_send(&mut self, s: usize, pkt: PacketId, ra: u32, next_hop: NodeId, now: SimTime, packets: &PacketPool) {
+        let st = &mut self.stations[s];
+        let bytes = st.error_control.coded_bytes(packets[pkt].size + self.params.data_overhead_bytes);
+        let use_rts = ra != BROADCAST && self.params.rts_threshold.is_some_and(|th| bytes > th);
+        let seq = st.next_seq;
+        st.next_seq = st.next_seq.wrapping_add(1).max(1);
+        st.pkt_tx =
+            Some(Outgoing { pkt, ra, next_hop, bytes, use_rts, seq, retry: false, attempts: 0, since: now, delivered: false });
+        st.rts_pending = use_rts;
+        if st.backoff.busy() {
+            return;
+        }
+        match self.params.flavor {
+            MacFlavor::Ns2 => {
+                let wait = if self.is_idle(s, now) { self.k.difs } else { SimTime::ZERO };
+                self.start_backoff(s, now, wait);
+            }
+            MacFlavor::Standard => {
+                if self.is_idle(s, now) {
+                    // Idle medium: send once it has been idle for DIFS (no backoff, 10.3.4.2).
+                    let st = &self.stations[s];
+                    let ifs = if st.rx.eifs_pending { self.k.eifs } else { self.k.difs };
+                    let count_from = now.max(st.idle_since + ifs);
+                    self.stations[s].backoff = Backoff::Running { count_from, rtime: SimTime::ZERO };
+                } else {
+                    self.start_backoff(s, now, SimTime::ZERO);
+                }
+            }
+        }
+    }
+
+    /// The frame in service `o` leaves service at `now` (acknowledged, sent, or discarded).
+    #[inline]
+    pub(in crate::wifi) fn finish(&mut self, s: usize, o: Outgoing, now: SimTime) {
+        let st = &mut self.stations[s];
+        st.counters.record_service_time(now - o.since, &mut st.delay_samples);
+        st.pkt_tx = None;
+    }
+
+    /// A broadcast frame's transmission ended: it is done (no ACK, no retry; ns-2
+    /// `RetransmitDATA` for a broadcast).
+    #[inline]
+    pub(in crate::wifi) fn broadcast_sent(&mut self, s: usize, now: SimTime) {
+        let Some(o) = self.stations[s].pkt_tx else { return };
+        self.stations[s].counters.delivered += 1;
+        self.indicate(s, Ind::of(IndicationKind::Delivered, &o, false), now);
+        self.finish(s, o, now);
+        self.rst_cw(s);
+        self.start_backoff(s, now, SimTime::ZERO);
+    }
+
+    /// ns-2 `tx_resume()`: decide what the MAC does next.
+    pub(in crate::wifi) fn tx_resume<E: From<WifiEvent>>(
+        &mut self,
+        s: usize,
+        now: SimTime,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) {
+        let (sifs, difs) = (self.params.sifs, self.k.difs);
+        let st = &mut self.stations[s];
+        if st.ctrl.is_some() {
+            arm!(sched, st.defer, now + sifs, s, Defer);
+        } else if st.rts_pending {
+            if !st.backoff.busy() {
+                self.start_backoff(s, now, difs);
+            }
+        } else if let Some(o) = st.pkt_tx {
+            if !st.backoff.busy() {
+                if !o.use_rts {
+                    self.start_backoff(s, now, difs);
+                } else {
+                    arm!(sched, st.defer, now + sifs, s, Defer);
+                }
+            }
+        } else if st.held {
+            // A discard is being reported to the network layer: the next packet is taken once
+            // it has reacted ([`Wifi::release_hold`]).
+        } else if let Some(q) = st.ifq.dequeue(now) {
+            self.mac_send(s, q.id, q.ra, q.hop, now, packets);
+        }
+        self.set_tx_state(s, TxState::Idle, now);
+    }
+
+    /// The network layer has handled the discards of station `s` (ns-2: the `xmit_failure_`
+    /// callback returns before the queue hands the MAC its next packet): take the next packet if
+    /// the MAC is free.
+    pub fn release_hold<E: From<WifiEvent>>(&mut self, s: usize, sched: &mut Scheduler<E>, packets: &mut PacketPool) {
+        let now = sched.now();
+        let st = &mut self.stations[s];
+        if !st.held {
+            return;
+        }
+        st.held = false;
+        if st.pkt_tx.is_none()
+            && st.ctrl.is_none()
+            && st.tx_state == TxState::Idle
+            && let Some(q) = st.ifq.dequeue(now)
+        {
+            self.mac_send(s, q.id, q.ra, q.hop, now, packets);
+            self.rearm_access(s, now, sched);
+        }
+    }
+
+    /// Removes every packet waiting in station `s`'s interface queue for next hop `hop` (ns-2
+    /// `PriQueue::filter`), appending them to `out`.
+    pub fn take_queued_for(&mut self, s: usize, hop: NodeId, now: SimTime, out: &mut Vec<PacketId>) {
+        self.stations[s].ifq.remove_for(hop, now, out);
+    }
+}
