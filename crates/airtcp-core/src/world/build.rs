@@ -160,6 +160,7 @@ impl World {
             wifi_draining: false,
             aodv,
             route_actions: Vec::with_capacity(16),
+            endpoints: Default::default(),
         }
     }
 

@@ -8,12 +8,14 @@
 
 mod aodv;
 mod build;
+mod endpoints;
 mod flows;
 mod net;
 mod report;
 mod tcp;
 mod wifi;
 
+pub use endpoints::{ConnectionReport, EndpointError, Endpoints, SplitOptions, SplitPorts};
 pub use report::{AodvReport, LinkReport, QueueSeries, RunResult};
 pub use wifi::WifiResults;
 
@@ -155,6 +157,8 @@ pub struct World {
     /// AODV agents (`[routing] protocol = "aodv"`), else static routes.
     pub(crate) aodv: Option<crate::aodv::Aodv>,
     pub(crate) route_actions: Vec<crate::aodv::Action>,
+    /// Connections of split flows (transport endpoints at intermediate nodes).
+    pub(crate) endpoints: Endpoints,
 }
 
 impl World {

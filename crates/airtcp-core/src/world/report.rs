@@ -74,6 +74,9 @@ pub struct RunResult {
     pub wifi: super::WifiResults,
     /// AODV counters per node (empty with static routing).
     pub aodv: Vec<AodvReport>,
+    /// Per-connection statistics of split flows (absent when no flow was split).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub connections: Vec<super::ConnectionReport>,
 }
 
 /// AODV counters of one node.
@@ -103,7 +106,7 @@ impl World {
                 *c += 1;
             }
         }
-        let flows = self
+        let flows: Vec<_> = self
             .flows
             .iter()
             .zip(&in_flight)
@@ -120,6 +123,7 @@ impl World {
                 r
             })
             .collect();
+        let connections = self.connection_reports(&copies, &flows);
         let mut tcp_series = Vec::new();
         for f in &self.flows {
             if let Agent::TcpSender(a) = &mut self.agents[f.sender as usize]
@@ -165,6 +169,7 @@ impl World {
             queue_series,
             tcp_series,
             wifi,
+            connections,
             aodv: self.aodv.as_ref().map_or(vec![], |a| {
                 self.nodes
                     .iter()
