@@ -34,7 +34,7 @@ pub(crate) struct Leg {
 
 /// The connections of split flows (empty when nothing was split).
 #[derive(Clone, Debug, Default)]
-pub struct Endpoints {
+pub(crate) struct Endpoints {
     legs: Vec<Leg>,
 }
 
@@ -294,9 +294,9 @@ impl World {
         Ok(())
     }
 
-    /// Changes the memory limit of the relay feeding sender `sender`. The limit is also the
-    /// upstream receiver's reassembly space only if set before the build of that receiver, so
-    /// prefer passing it to [`World::split_flow`].
+    /// Changes the memory limit of the relay feeding sender `sender`. The upstream receiver's
+    /// reassembly space (its `rcv_buffer`, fixed when it was created) does not change, so prefer
+    /// passing the limit to [`World::split_flow`].
     pub fn set_relay_buffer(&mut self, sender: u32, buffer: RelayBuffer) -> Result<(), EndpointError> {
         match self.agents.get_mut(sender as usize) {
             Some(Agent::TcpSender(s)) if s.relay.is_some() => {

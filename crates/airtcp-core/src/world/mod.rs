@@ -15,7 +15,8 @@ mod report;
 mod tcp;
 mod wifi;
 
-pub use endpoints::{ConnectionReport, EndpointError, Endpoints, SplitOptions, SplitPorts};
+use endpoints::Endpoints;
+pub use endpoints::{ConnectionReport, EndpointError, SplitOptions, SplitPorts};
 pub use report::{AodvReport, LinkReport, QueueSeries, RunResult};
 pub use wifi::WifiResults;
 
