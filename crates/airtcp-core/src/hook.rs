@@ -8,7 +8,8 @@
 //! the node's radio (queued, attempt, attempt failed, discarded, delivered, received; see
 //! [`crate::wifi::hooks`]) and timers of its own. Through its [`HookCtx`] it can send new packets,
 //! re-send a cached or consumed one (to the head of an interface queue, as a link-layer
-//! retransmission does), arm and cancel timers, and notify a TCP sender on the same or another node.
+//! retransmission does), hand a consumed packet to a local transport agent (a split-connection
+//! proxy), arm and cancel timers, and notify a TCP sender on the same or another node.
 //!
 //! The pattern is smoltcp's `FaultInjector<D: Device>` wrapping a device: the MAC, the queues and
 //! the TCP engine never change for a scheme. Snoop, LL-ARQ, the ELN/ERSN agent, ACK delay
@@ -119,6 +120,15 @@ pub enum HookAction {
         /// Drop cause, if it is a drop.
         cause: Option<DropCause>,
     },
+    /// Hand a consumed packet to the local transport agent with index (port) `port`, whatever
+    /// its IP destination (a split-connection proxy terminating a connection it intercepts; see
+    /// `World::split_flow` with `transparent`).
+    Deliver {
+        /// The consumed packet.
+        pkt: PacketId,
+        /// The agent's index.
+        port: u32,
+    },
     /// Arm (or re-arm) the hook's timer `token` to fire at `at`.
     SetTimer {
         /// The hook's own small index for the timer (dense: e.g. a connection slot).
@@ -146,7 +156,7 @@ impl HookAction {
     /// Whether this action hands packet `id` back to the network (only allowed for a packet the
     /// hook consumed).
     pub fn releases(&self, id: PacketId) -> bool {
-        matches!(self, HookAction::Resend { packet: Resend::Held(p), .. } | HookAction::Discard { pkt: p, .. } if *p == id)
+        matches!(self, HookAction::Resend { packet: Resend::Held(p), .. } | HookAction::Discard { pkt: p, .. } | HookAction::Deliver { pkt: p, .. } if *p == id)
     }
 }
 
@@ -187,6 +197,11 @@ impl<'a> HookCtx<'a> {
     /// Releases a consumed packet: `Some(cause)` counts a drop, `None` removes it silently.
     pub fn discard(&mut self, pkt: PacketId, cause: Option<DropCause>) {
         self.actions.push(HookAction::Discard { pkt, cause });
+    }
+
+    /// Hands a consumed packet to the local agent `port` (see [`HookAction::Deliver`]).
+    pub fn deliver(&mut self, pkt: PacketId, port: u32) {
+        self.actions.push(HookAction::Deliver { pkt, port });
     }
 
     /// Arms (or re-arms) timer `token` at `at` (a time in the past fires at once).

@@ -318,3 +318,42 @@ fn the_scripted_scheme_reaches_the_seam_from_toml() {
     assert_eq!(r.flows[0].drops.get(DropCause::Scheme), 2);
     assert_eq!(r.flows[0].tcp.as_ref().unwrap().notifications, c("notifications"));
 }
+
+/// A transparent proxy: consumes the origin's data at the split node and hands it to the relay
+/// receiver (the shape of the SPLIT scheme).
+struct Proxy {
+    origin: u32,
+    receiver: u32,
+    intercepted: Rc<RefCell<u64>>,
+}
+
+impl NodeHook for Proxy {
+    fn on_packet(&mut self, point: HookPoint, id: PacketId, packet: &mut Packet, ctx: &mut HookCtx) -> Verdict {
+        match (point, packet.transport) {
+            (HookPoint::Receive { .. }, Transport::Tcp(h)) if h.src_port == self.origin && h.payload > 0 => {
+                *self.intercepted.borrow_mut() += 1;
+                ctx.deliver(id, self.receiver);
+                Verdict::Consume
+            }
+            _ => Verdict::Pass,
+        }
+    }
+}
+
+#[test]
+fn a_hook_terminates_a_connection_it_intercepts() {
+    let cfg = validate(&scenario(""), "<test>", None).unwrap();
+    let mut w = World::new(&cfg, 5, 0);
+    let (flow, ap) = (w.flow_by_name("dl").unwrap(), w.node_by_name("ap").unwrap());
+    let opts = airtcp_core::world::SplitOptions { transparent: true, ..Default::default() };
+    let ports = w.split_flow(flow, ap, opts).unwrap();
+    let origin = w.flow_ports(flow).unwrap().0;
+    let intercepted = Rc::new(RefCell::new(0));
+    let proxy = Proxy { origin, receiver: ports.upstream_receiver, intercepted: intercepted.clone() };
+    w.attach_custom_hook(ap, "proxy", Box::new(proxy));
+    w.run();
+    let r = w.result();
+    assert_stream_intact(&r);
+    assert!(*intercepted.borrow() > 0);
+    assert_eq!(r.connections.len(), 2, "two legs");
+}

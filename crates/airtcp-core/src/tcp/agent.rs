@@ -6,6 +6,7 @@ use super::sender::{SegmentOut, TcpSender};
 use crate::kernel::Timer;
 use crate::packet::{DEFAULT_TTL, Ecn, FlowId, IpHeader, NodeId, Packet, TcpHeader, Transport};
 use crate::time::SimTime;
+use crate::transport::relay::{Delivery, Relay};
 
 /// Which timer of a TCP agent an event belongs to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -33,12 +34,15 @@ pub struct TcpSenderAgent {
     pub engine: TcpSender,
     /// Retransmission timer.
     pub rto_timer: Timer,
+    /// Relay state when this sender's data comes from an upstream receiver on its node (a split
+    /// connection); `None`: the data comes from the flow's application.
+    pub relay: Option<Box<Relay>>,
 }
 
 impl TcpSenderAgent {
     /// A sender on `node`/`port` towards `dst`/`dst_port`.
     pub fn new(node: NodeId, port: u32, dst: NodeId, dst_port: u32, flow: FlowId, p: &TcpParams) -> Self {
-        TcpSenderAgent { node, port, dst, dst_port, flow, engine: TcpSender::new(p), rto_timer: Timer::new() }
+        TcpSenderAgent { node, port, dst, dst_port, flow, engine: TcpSender::new(p), rto_timer: Timer::new(), relay: None }
     }
 
     /// The packet carrying segment `s`.
@@ -88,6 +92,8 @@ pub struct TcpReceiverAgent {
     pub delack_timer: Timer,
     /// Packet sizing.
     pub params: TcpParams,
+    /// Where the in-order bytes go.
+    pub delivery: Delivery,
 }
 
 impl TcpReceiverAgent {
@@ -102,6 +108,7 @@ impl TcpReceiverAgent {
             engine: TcpReceiver::new(p),
             delack_timer: Timer::new(),
             params: *p,
+            delivery: Delivery::Flow,
         }
     }
 

@@ -1,5 +1,7 @@
-//! Transport agents. UDP lives here; TCP has its own module ([`crate::tcp`]).
+//! Transport agents. UDP lives here; TCP has its own module ([`crate::tcp`]); [`relay`] joins two
+//! TCP connections at an intermediate node (split connection).
 
+pub mod relay;
 pub mod udp;
 
 use crate::packet::NodeId;

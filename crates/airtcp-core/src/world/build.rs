@@ -171,6 +171,7 @@ impl World {
             wifi_draining: false,
             aodv,
             route_actions: Vec::with_capacity(16),
+            endpoints: Default::default(),
         };
         for sc in &config.schemes {
             let filter = match sc.iface {

@@ -221,6 +221,9 @@ impl World {
                 }
                 HookAction::Discard { pkt, cause: Some(cause) } => self.drop_packet(pkt, cause),
                 HookAction::Discard { pkt, cause: None } => self.packets.free(pkt),
+                HookAction::Deliver { pkt, port } => {
+                    self.deliver_to_agent(port, pkt);
+                }
                 HookAction::SetTimer { token, at } => {
                     let at = at.max(self.sched.now());
                     let timers = &mut self.hooks[hook as usize].timers;

@@ -8,6 +8,7 @@
 
 mod aodv;
 mod build;
+mod endpoints;
 mod flows;
 mod hooks;
 mod net;
@@ -15,6 +16,8 @@ mod report;
 mod tcp;
 mod wifi;
 
+use endpoints::Endpoints;
+pub use endpoints::{ConnectionReport, EndpointError, SplitOptions, SplitPorts};
 pub use hooks::{IfaceFilter, SchemeReport, VerdictCounts};
 pub use report::{AodvReport, LinkReport, QueueSeries, RunResult};
 pub use wifi::WifiResults;
@@ -176,6 +179,8 @@ pub struct World {
     /// AODV agents (`[routing] protocol = "aodv"`), else static routes.
     pub(crate) aodv: Option<crate::aodv::Aodv>,
     pub(crate) route_actions: Vec<crate::aodv::Action>,
+    /// Connections of split flows (transport endpoints at intermediate nodes).
+    pub(crate) endpoints: Endpoints,
 }
 
 impl World {

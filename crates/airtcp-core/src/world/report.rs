@@ -77,6 +77,9 @@ pub struct RunResult {
     /// One row per scheme attached to a node (absent when there is none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub schemes: Vec<super::SchemeReport>,
+    /// Per-connection statistics of split flows (absent when no flow was split).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub connections: Vec<super::ConnectionReport>,
 }
 
 /// AODV counters of one node.
@@ -106,7 +109,7 @@ impl World {
                 *c += 1;
             }
         }
-        let flows = self
+        let flows: Vec<_> = self
             .flows
             .iter()
             .zip(&in_flight)
@@ -123,6 +126,7 @@ impl World {
                 r
             })
             .collect();
+        let connections = self.connection_reports(&copies, &flows);
         let mut tcp_series = Vec::new();
         for f in &self.flows {
             if let Agent::TcpSender(a) = &mut self.agents[f.sender as usize]
@@ -168,6 +172,7 @@ impl World {
             queue_series,
             tcp_series,
             wifi,
+            connections,
             aodv: self.aodv.as_ref().map_or(vec![], |a| {
                 self.nodes
                     .iter()

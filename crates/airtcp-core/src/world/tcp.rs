@@ -15,6 +15,7 @@ use crate::tcp::Notification;
 use crate::tcp::agent::TcpTimer;
 use crate::time::SimTime;
 use crate::transport::Agent;
+use crate::transport::relay::Delivery;
 
 impl World {
     /// A stream application's timer fired: start writing at the flow start; stop a bulk
@@ -68,10 +69,17 @@ impl World {
         let Agent::TcpSender(a) = &mut self.agents[agent as usize] else { return };
         let node = a.node;
         let flow = a.flow.0 as usize;
+        let peer = a.dst_port;
         std::mem::swap(&mut a.engine.output().segments, &mut self.seg_scratch);
+        // The flow's monitor counts the origin's transmissions; a relay sender's packets carry
+        // the creation time of the origin's packet that brought their first byte.
+        let relay = a.relay.as_deref();
         for s in &self.seg_scratch {
-            let pkt = a.packet(now, s);
-            self.flows[flow].monitor.on_sent(now, s.len);
+            let mut pkt = a.packet(now, s);
+            match relay {
+                None => self.flows[flow].monitor.on_sent(now, s.len),
+                Some(r) => pkt.created = r.created_of(s.seq).unwrap_or(now),
+            }
             self.pkt_scratch.push(self.packets.alloc(pkt));
         }
         self.seg_scratch.clear();
@@ -80,14 +88,19 @@ impl World {
             None => a.rto_timer.cancel(),
         }
         let timeouts = std::mem::take(&mut a.engine.output().timeouts);
-        let receiver = self.flows[flow].sink;
+        // Each sender's timeouts are judged against the receiver its data reaches.
+        let receiver = self.endpoints.receiver_of(agent).unwrap_or(peer);
         for t in &timeouts {
-            self.judge_timeout(flow, receiver, t.seq, t.len, t.copies_before);
+            self.judge_timeout(flow, agent, receiver, t.seq, t.len, t.copies_before);
         }
+        let mut owed_ack = None;
         if let Agent::TcpSender(a) = &mut self.agents[agent as usize] {
             let mut timeouts = timeouts;
             timeouts.clear();
             a.engine.output().timeouts = timeouts;
+            if a.relay.is_some() {
+                owed_ack = self.relay_after_flush(agent);
+            }
         }
         let mut pkts = std::mem::take(&mut self.pkt_scratch);
         for &id in &pkts {
@@ -95,35 +108,47 @@ impl World {
         }
         pkts.clear();
         self.pkt_scratch = pkts;
+        if let Some(upstream) = owed_ack {
+            self.tcp_send_ack(upstream);
+        }
     }
 
-    fn judge_timeout(&mut self, flow: usize, receiver: u32, seq: u64, len: u32, copies_before: u16) {
+    /// Judges a timeout of sender `sender` (of `flow`) against the receiver `receiver` its data
+    /// reaches.
+    fn judge_timeout(&mut self, flow: usize, sender: u32, receiver: u32, seq: u64, len: u32, copies_before: u16) {
         let delivered = match &self.agents[receiver as usize] {
             Agent::TcpReceiver(r) => r.engine.has(seq, seq + len as u64),
             _ => false,
         };
-        let truth = self.flows[flow].tcp.get_or_insert_with(TcpTruth::default);
+        if let Some(f) = self.flows.get_mut(flow) {
+            f.tcp.get_or_insert_with(TcpTruth::default);
+        }
+        let fid = FlowId(flow as u32);
+        let alive = if delivered {
+            0
+        } else {
+            self.packets
+                .iter_live()
+                .filter(|p| {
+                    p.flow == fid
+                        && matches!(p.transport, Transport::Tcp(h) if h.payload > 0 && h.src_port == sender && h.seq == seq && h.tx_copy < copies_before)
+                })
+                .count() as u32
+        };
+        let Some(truth) = self.truth_mut(flow, sender) else { return };
         if delivered {
             truth.spurious_timeouts += 1;
             return;
         }
-        let fid = FlowId(flow as u32);
-        let alive = self
-            .packets
-            .iter_live()
-            .filter(|p| {
-                p.flow == fid
-                    && matches!(p.transport, Transport::Tcp(h) if h.payload > 0 && h.seq == seq && h.tx_copy < copies_before)
-            })
-            .count() as u32;
         if alive > 0 {
             truth.pending.push((seq, copies_before, alive));
         }
     }
 
-    /// A data copy of `flow` (`seq`, copy index `copy`) arrived (`delivered`) or was dropped.
-    fn settle_copy(&mut self, flow: usize, seq: u64, copy: u16, delivered: bool) {
-        let Some(truth) = self.flows.get_mut(flow).and_then(|f| f.tcp.as_mut()) else { return };
+    /// A data copy of `flow` sent by `sender` (`seq`, copy index `copy`) arrived (`delivered`)
+    /// or was dropped.
+    fn settle_copy(&mut self, flow: usize, sender: u32, seq: u64, copy: u16, delivered: bool) {
+        let Some(truth) = self.truth_mut(flow, sender) else { return };
         if truth.pending.is_empty() {
             return;
         }
@@ -147,13 +172,14 @@ impl World {
         let p = &self.packets[id];
         let Transport::Tcp(h) = p.transport else { return false };
         let flow = p.flow.0 as usize;
+        self.endpoints.count_drop(flow as u32, h.src_port, h.dst_port, h.payload == 0);
         if h.payload == 0 {
             if let Some(f) = self.flows.get_mut(flow) {
                 f.monitor.on_ack_dropped();
             }
             return true;
         }
-        self.settle_copy(flow, h.seq, h.tx_copy, false);
+        self.settle_copy(flow, h.src_port, h.seq, h.tx_copy, false);
         false
     }
 
@@ -174,6 +200,10 @@ impl World {
         match &mut self.agents[port as usize] {
             Agent::TcpReceiver(a) if h.payload > 0 => {
                 let flow = a.flow.0 as usize;
+                let relay = match a.delivery {
+                    Delivery::Flow => None,
+                    Delivery::Relay { sender } => Some((sender, a.engine.rcv_nxt, a.params.rcv_buffer)),
+                };
                 let o = a.engine.on_data(now, h.seq, h.payload, h.timestamp, ce, h.cwr);
                 let deadline = a.engine.delack_deadline();
                 match deadline {
@@ -184,10 +214,17 @@ impl World {
                     }),
                     _ => {}
                 }
-                let m = &mut self.flows[flow].monitor;
-                m.on_received(now, created, h.payload);
-                m.on_delivered(now, o.delivered);
-                self.settle_copy(flow, h.seq, h.tx_copy, true);
+                match relay {
+                    None => {
+                        let m = &mut self.flows[flow].monitor;
+                        m.on_received(now, created, h.payload);
+                        m.on_delivered(now, o.delivered);
+                    }
+                    Some((sender, rcv_before, space)) => {
+                        self.relay_data(sender, now, created, h.seq, h.payload, rcv_before, space, o.delivered)
+                    }
+                }
+                self.settle_copy(flow, h.src_port, h.seq, h.tx_copy, true);
                 if o.ack_now {
                     self.tcp_send_ack(port);
                 }
@@ -204,6 +241,9 @@ impl World {
     pub(crate) fn tcp_send_ack(&mut self, agent: u32) {
         let now = self.sched.now();
         let Agent::TcpReceiver(a) = &mut self.agents[agent as usize] else { return };
+        if let Delivery::Relay { sender } = a.delivery {
+            return self.relay_send_ack(agent, sender);
+        }
         let pkt = a.ack_packet(now);
         a.delack_timer.cancel();
         let node = a.node;
