@@ -5,6 +5,7 @@
 
 use super::metrics::RetxCause;
 use super::receiver::TcpReceiver;
+use super::recovery::LossRecovery;
 use super::sender::{SegmentOut, TcpSender};
 use super::{TcpParams, Variant};
 use crate::packet::TcpHeader;
@@ -124,7 +125,7 @@ impl Path {
         let c = &self.s.c;
         let in_rec = self.s.rec.in_recovery();
         let bwe_rttmin = match &self.s.cc {
-            super::cc::Cc::Westwood(w) => (w.bwe * w.rtt_min.map_or(0.0, |r| r.as_secs_f64())) as u64,
+            super::cc::AnyCc::Westwood(w) => (w.bwe * w.rtt_min.map_or(0.0, |r| r.as_secs_f64())) as u64,
             _ => 0,
         };
         self.snaps.push(Snap { t: self.now, ack, dup, cwnd: c.cwnd, ssthresh: c.ssthresh, in_rec, bwe_rttmin });

@@ -9,10 +9,10 @@
 //! - full ACK: `cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS)` (option 1 of RFC 6582 step 3),
 //!   leave recovery.
 
-use super::super::cc::Cc;
+use super::super::cc::{AnyCc, CongestionControl};
 use super::super::metrics::RetxCause;
 use super::super::sender::Core;
-use super::AckVerdict;
+use super::{AckVerdict, LossRecovery, RecoveryAlgorithm};
 use crate::time::SimTime;
 
 /// NewReno recovery state.
@@ -23,9 +23,16 @@ pub struct NewReno {
     first_partial: bool,
 }
 
-impl NewReno {
-    /// A duplicate ACK.
-    pub fn on_dupack(&mut self, c: &mut Core, cc: &mut Cc, now: SimTime) {
+impl RecoveryAlgorithm for NewReno {
+    const NAME: &'static str = "newreno";
+}
+
+impl LossRecovery for NewReno {
+    fn in_recovery(&self) -> bool {
+        self.in_recovery
+    }
+
+    fn on_dupack(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime) {
         if self.in_recovery {
             c.cwnd += c.mss as u64;
         } else if c.dupacks == c.p.dupthresh && !c.head_held() {
@@ -46,7 +53,7 @@ impl NewReno {
     }
 
     /// A new ACK: partial or full.
-    pub fn on_new_ack(&mut self, c: &mut Core, now: SimTime, acked: u64) -> AckVerdict {
+    fn on_new_ack(&mut self, c: &mut Core, _cc: &mut AnyCc, now: SimTime, acked: u64) -> AckVerdict {
         if !self.in_recovery {
             return AckVerdict::NORMAL;
         }
@@ -61,5 +68,9 @@ impl NewReno {
         c.cwnd = c.cwnd.max(mss);
         let restart = std::mem::take(&mut self.first_partial);
         AckVerdict { grow: false, restart_timer: restart }
+    }
+
+    fn on_timeout(&mut self, _c: &mut Core, _cc: &mut AnyCc, _now: SimTime) {
+        self.in_recovery = false;
     }
 }
