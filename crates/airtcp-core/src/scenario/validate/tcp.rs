@@ -337,12 +337,22 @@ struct TableReader<'r, 'a> {
     asked: Vec<String>,
 }
 
-impl TableReader<'_, '_> {
-    fn get(&mut self, key: &str) -> Option<(String, &toml::Value)> {
+impl<'r> TableReader<'r, '_> {
+    fn get(&mut self, key: &str) -> Option<(String, &'r toml::Value)> {
         let full = format!("{}{key}", self.prefix);
         self.asked.push(full.clone());
         let value = self.table?.get(&full)?;
         Some((join(self.path, &full), value))
+    }
+
+    /// The value of `key` converted by `read`; a value `read` refuses is reported as `expected`.
+    fn typed<T>(&mut self, key: &str, expected: &str, read: impl Fn(&toml::Value) -> Option<T>) -> Option<T> {
+        let (at, value) = self.get(key)?;
+        let got = read(value);
+        if got.is_none() {
+            self.v.errs.bad(at, value, expected);
+        }
+        got
     }
 
     /// Reports every key of the table the algorithm did not ask for (besides `also`).
@@ -364,47 +374,22 @@ impl ParamReader for TableReader<'_, '_> {
     }
 
     fn int(&mut self, key: &str) -> Option<i64> {
-        let (at, value) = self.get(key)?;
-        match value {
-            toml::Value::Integer(i) => Some(*i),
-            other => {
-                let other = other.clone();
-                self.v.errs.bad(at, &other, "expected an integer");
-                None
-            }
-        }
+        self.typed(key, "expected an integer", toml::Value::as_integer)
     }
 
     fn float(&mut self, key: &str) -> Option<f64> {
-        let (at, value) = self.get(key)?;
-        match value {
-            toml::Value::Integer(i) => Some(*i as f64),
-            toml::Value::Float(f) => Some(*f),
-            other => {
-                let other = other.clone();
-                self.v.errs.bad(at, &other, "expected a number");
-                None
-            }
-        }
+        self.typed(key, "expected a number", |v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
     }
 
     fn time(&mut self, key: &str) -> Option<SimTime> {
         let (at, value) = self.get(key)?;
-        let q = Quantity(value.clone());
-        self.v.time(&q, &at)
+        self.v.time(&Quantity(value.clone()), &at)
     }
 
     fn choice(&mut self, key: &str, allowed: &[&'static str]) -> Option<&'static str> {
-        let (at, value) = self.get(key)?;
-        if let toml::Value::String(s) = value
-            && let Some(a) = allowed.iter().find(|a| **a == s.as_str())
-        {
-            return Some(a);
-        }
         let names: Vec<String> = allowed.iter().map(|a| format!("{a:?}")).collect();
-        let value = value.clone();
-        self.v.errs.bad(at, &value, format!("allowed: {}", names.join(", ")));
-        None
+        let pick = |v: &toml::Value| allowed.iter().find(|a| v.as_str() == Some(**a)).copied();
+        self.typed(key, &format!("allowed: {}", names.join(", ")), pick)
     }
 
     fn bad(&mut self, key: &str, value: String, message: &str) {

@@ -59,9 +59,14 @@ pub struct VenoParams {
     pub reduce_from: ReduceFrom,
 }
 
+impl VenoParams {
+    /// Fu & Liew's value (`beta = 3`) with the decrease applied to the window in use.
+    pub const PAPER: VenoParams = VenoParams { beta: 3, reduce_from: ReduceFrom::Window };
+}
+
 impl Default for VenoParams {
     fn default() -> Self {
-        VenoParams { beta: 3, reduce_from: ReduceFrom::Window }
+        VenoParams::PAPER
     }
 }
 

@@ -12,7 +12,7 @@ use super::super::sender::Core;
 use super::{AckVerdict, LossRecovery, RecoveryAlgorithm};
 use crate::time::SimTime;
 
-/// Reno recovery state.
+/// Reno recovery state (also the fast retransmit / fast recovery inside [`super::newreno`]).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Reno {
     /// In fast recovery.
