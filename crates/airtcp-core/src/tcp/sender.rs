@@ -360,6 +360,7 @@ impl TcpSender {
         self.c.burst_left = self.c.p.max_burst;
     }
 
+    #[inline]
     fn send(&mut self, now: SimTime) {
         self.rec.send(&mut self.c, &mut self.cc, now);
     }
