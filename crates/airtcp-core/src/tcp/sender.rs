@@ -300,7 +300,13 @@ pub struct TcpSender {
 
 impl TcpSender {
     /// A sender with nothing to send yet.
+    ///
+    /// Panics if `p.recovery` needs another congestion controller than `p.cc` (the scenario
+    /// validator reports that combination; see `RecoveryAlgorithm::REQUIRES_CC`).
     pub fn new(p: &TcpParams) -> Self {
+        if let Some(cc) = p.recovery.requires_cc() {
+            assert_eq!(cc, p.cc.name(), "recovery {:?} works only with cc {cc:?}", p.recovery.name());
+        }
         let c = Core {
             p: *p,
             mss: p.mss,

@@ -717,3 +717,12 @@ mod veno {
         assert_eq!(cw(&a), cw(&b));
     }
 }
+
+/// Vegas recovery keeps its fine-grained timeout in the Vegas controller: any other pairing is a
+/// configuration error (the scenario validator reports it; a direct caller gets a panic).
+#[test]
+#[should_panic(expected = "works only with cc \"vegas\"")]
+fn vegas_recovery_needs_the_vegas_controller() {
+    let p = TcpParams::with(Variant::NewReno.cc(false), super::RecoveryKind::Vegas, MSS as u32);
+    let _ = TcpSender::new(&p);
+}

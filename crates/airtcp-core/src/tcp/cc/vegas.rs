@@ -70,12 +70,9 @@ impl CcAlgorithm for Vegas {
 
     fn read_params(r: &mut dyn ParamReader) -> VegasParams {
         let mut p = Self::default_params(r.ns2());
-        for key in ["alpha", "beta", "gamma"] {
-            let Some(v) = int_in(r, key, 0, 1000, "segments") else { continue };
-            match key {
-                "alpha" => p.alpha = v as u32,
-                "beta" => p.beta = v as u32,
-                _ => p.gamma = v as u32,
+        for (key, slot) in [("alpha", &mut p.alpha), ("beta", &mut p.beta), ("gamma", &mut p.gamma)] {
+            if let Some(v) = int_in(r, key, 0, 1000, "segments") {
+                *slot = v as u32;
             }
         }
         if p.alpha > p.beta {

@@ -28,10 +28,9 @@ pub struct VegasRecovery {
 }
 
 fn expired(c: &Core, cc: &AnyCc, now: SimTime) -> bool {
-    match cc {
-        AnyCc::Vegas(v) if !c.segs.is_empty() => now - c.segs.get(0).last_sent >= v.fine_timeout(),
-        _ => false,
-    }
+    // The controller is Vegas: `REQUIRES_CC`, checked by the validator and `TcpSender::new`.
+    let AnyCc::Vegas(v) = cc else { return false };
+    !c.segs.is_empty() && now - c.segs.get(0).last_sent >= v.fine_timeout()
 }
 
 impl RecoveryAlgorithm for VegasRecovery {
