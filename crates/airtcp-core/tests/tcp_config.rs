@@ -88,92 +88,58 @@ fn variant_is_the_shorthand_for_its_pair() {
     }
 }
 
-/// (case, transport keys, expected path, expected fragments of the message)
+/// (case, transport keys, expected path below `flows[0].transport`, expected fragments of the
+/// message)
 fn cases() -> Vec<(&'static str, &'static str, &'static str, Vec<&'static str>)> {
     vec![
-        (
-            "variant with cc",
-            "variant = \"reno\", cc = \"veno\"",
-            "flows[0].transport.variant",
-            vec!["\"reno\"", "shorthand", "not both"],
-        ),
-        ("variant with recovery", "variant = \"vegas\", recovery = \"sack\"", "flows[0].transport.variant", vec!["not both"]),
-        (
-            "unknown cc",
-            "cc = \"cubic\"",
-            "flows[0].transport.cc",
-            vec!["\"cubic\"", "allowed controllers", "\"aimd\"", "\"veno\""],
-        ),
-        ("unknown cc type", "cc = { type = \"bbr\" }", "flows[0].transport.cc.type", vec!["\"bbr\"", "\"vegas\""]),
-        ("cc table without type", "cc = { beta = 3 }", "flows[0].transport.cc.type", vec!["required", "\"veno\""]),
-        ("cc of the wrong type", "cc = 3", "flows[0].transport.cc", vec!["3", "name or a table"]),
+        ("variant with cc", "variant = \"reno\", cc = \"veno\"", "variant", vec!["\"reno\"", "shorthand", "not both"]),
+        ("variant with recovery", "variant = \"vegas\", recovery = \"sack\"", "variant", vec!["not both"]),
+        ("unknown cc", "cc = \"cubic\"", "cc", vec!["\"cubic\"", "allowed controllers", "\"aimd\"", "\"veno\""]),
+        ("unknown cc type", "cc = { type = \"bbr\" }", "cc.type", vec!["\"bbr\"", "\"vegas\""]),
+        ("cc table without type", "cc = { beta = 3 }", "cc.type", vec!["required", "\"veno\""]),
+        ("cc of the wrong type", "cc = 3", "cc", vec!["3", "name or a table"]),
         (
             "unknown cc parameter",
             "cc = { type = \"veno\", alpha = 2 }",
-            "flows[0].transport.cc.alpha",
+            "cc.alpha",
             vec!["unknown field `alpha`", "`beta`", "`reduce_from`"],
         ),
-        (
-            "veno beta range",
-            "cc = { type = \"veno\", beta = -1 }",
-            "flows[0].transport.cc.beta",
-            vec!["-1", "0 to 1000 segments"],
-        ),
-        ("veno beta type", "cc = { type = \"veno\", beta = \"3\" }", "flows[0].transport.cc.beta", vec!["\"3\"", "integer"]),
+        ("veno beta range", "cc = { type = \"veno\", beta = -1 }", "cc.beta", vec!["-1", "0 to 1000 segments"]),
+        ("veno beta type", "cc = { type = \"veno\", beta = \"3\" }", "cc.beta", vec!["\"3\"", "integer"]),
         (
             "veno reduce_from",
             "cc = { type = \"veno\", reduce_from = \"ssthresh\" }",
-            "flows[0].transport.cc.reduce_from",
+            "cc.reduce_from",
             vec!["\"ssthresh\"", "\"window\"", "\"flight\""],
         ),
         (
             "vegas table alpha above beta",
             "cc = { type = \"vegas\", alpha = 4, beta = 2 }",
-            "flows[0].transport.cc.alpha",
+            "cc.alpha",
             vec!["4 (beta 2)", "alpha <= beta"],
         ),
-        (
-            "westwood gain in a table",
-            "cc = { type = \"westwood\", gain = 1.5 }",
-            "flows[0].transport.cc.gain",
-            vec!["1.5", "[0, 1)"],
-        ),
-        (
-            "westwood interval unit",
-            "cc = { type = \"westwood\", min_interval = 50 }",
-            "flows[0].transport.cc.min_interval",
-            vec!["bare number"],
-        ),
+        ("westwood gain in a table", "cc = { type = \"westwood\", gain = 1.5 }", "cc.gain", vec!["1.5", "[0, 1)"]),
+        ("westwood interval unit", "cc = { type = \"westwood\", min_interval = 50 }", "cc.min_interval", vec!["bare number"]),
         (
             "flat key beside a cc table",
             "cc = { type = \"vegas\" }, vegas_alpha = 2",
-            "flows[0].transport.vegas_alpha",
+            "vegas_alpha",
             vec!["inside cc = { type = \"vegas\""],
         ),
         (
             "flat key of another controller",
             "cc = \"veno\", westwood_gain = 0.5",
-            "flows[0].transport.westwood_gain",
+            "westwood_gain",
             vec!["applies only to variant \"westwood\""],
         ),
-        (
-            "unknown recovery",
-            "recovery = \"esack\"",
-            "flows[0].transport.recovery",
-            vec!["\"esack\"", "\"newreno\"", "\"tahoe\""],
-        ),
+        ("unknown recovery", "recovery = \"esack\"", "recovery", vec!["\"esack\"", "\"newreno\"", "\"tahoe\""]),
         (
             "vegas recovery without vegas cc",
             "cc = \"veno\", recovery = \"vegas\"",
-            "flows[0].transport.recovery",
+            "recovery",
             vec!["\"vegas\" (cc \"veno\")", "works only with cc \"vegas\""],
         ),
-        (
-            "sack recovery without sack",
-            "recovery = \"sack\", sack = false",
-            "flows[0].transport.sack",
-            vec!["needs the SACK option"],
-        ),
+        ("sack recovery without sack", "recovery = \"sack\", sack = false", "sack", vec!["needs the SACK option"]),
     ]
 }
 
@@ -181,6 +147,7 @@ fn cases() -> Vec<(&'static str, &'static str, &'static str, Vec<&'static str>)>
 fn each_mistake_is_reported_with_path_value_and_allowed() {
     let mut failures = vec![];
     for (name, keys, path, fragments) in cases() {
+        let path = format!("flows[0].transport.{path}");
         match validate(&with_tcp(keys), "<test>", None) {
             Ok(_) => failures.push(format!("{name}: accepted")),
             Err(e) => {
@@ -205,13 +172,8 @@ fn all_tcp_mistakes_at_once() {
     let keys = "cc = { type = \"veno\", beta = -1, reduce_from = \"x\", foo = 1 }, recovery = \"esack\", dupthresh = 0";
     let e = validate(&with_tcp(keys), "<test>", None).unwrap_err();
     let paths: Vec<&str> = e.errors.iter().map(|f| f.path.as_str()).collect();
-    for p in [
-        "flows[0].transport.cc.beta",
-        "flows[0].transport.cc.reduce_from",
-        "flows[0].transport.cc.foo",
-        "flows[0].transport.recovery",
-        "flows[0].transport.dupthresh",
-    ] {
-        assert!(paths.contains(&p), "{p} missing from {paths:?}");
+    for p in ["cc.beta", "cc.reduce_from", "cc.foo", "recovery", "dupthresh"] {
+        let p = format!("flows[0].transport.{p}");
+        assert!(paths.contains(&p.as_str()), "{p} missing from {paths:?}");
     }
 }
