@@ -318,8 +318,15 @@ pub struct RawTcp {
     /// Always `"tcp"`.
     #[serde(rename = "type")]
     pub kind: String,
-    /// `"tahoe"`, `"reno"`, `"newreno"` (default), `"sack"`, `"vegas"`, `"westwood"`.
+    /// Shorthand for a (congestion control, loss recovery) pair: `"tahoe"`, `"reno"`, `"newreno"`
+    /// (default), `"sack"`, `"vegas"`, `"westwood"`. Not together with `cc` or `recovery`.
     pub variant: Option<String>,
+    /// Congestion control: a name (`"aimd"`, `"vegas"`, `"westwood"`, `"veno"`) or a table with
+    /// its parameters, `{ type = "vegas", alpha = 1, beta = 3, gamma = 1 }`.
+    pub cc: Option<toml::Value>,
+    /// Loss recovery: `"tahoe"`, `"reno"`, `"newreno"`, `"sack"`, `"vegas"` (default: the
+    /// controller's own, NewReno for all but Vegas).
+    pub recovery: Option<String>,
     /// Defaults to start from: `"rfc"` (default) or `"ns2"` (ns-2.35 Agent/TCP: RTO in 10 ms ticks
     /// with min 0.2 s and initial 3 s, initial window 2 segments, window 20 packets, delayed-ACK
     /// interval 100 ms).

@@ -11,9 +11,13 @@
 //! Layout (one concern per file):
 //! - [`sender`]: the engine (sequence state, window, sending, ACK processing, RTO, ECN response,
 //!   link-layer notification hooks);
-//! - [`recovery`]: loss recovery, one file per algorithm (Tahoe, Reno, NewReno, SACK/RFC 6675,
-//!   Vegas), selected by an enum — a new scheme (ESACK, LT-TCP) is a new variant in its own file;
-//! - [`cc`]: window growth and loss response (RFC 5681 AIMD, Vegas, Westwood+);
+//! - [`recovery`]: loss recovery, trait [`LossRecovery`], one file per algorithm (Tahoe, Reno,
+//!   NewReno, SACK/RFC 6675, Vegas) and [`AnyRecovery`] for static dispatch — a new scheme (ESACK,
+//!   LT-TCP) is a new file plus one line in the list;
+//! - [`cc`]: window growth and loss response, trait [`CongestionControl`], one file per algorithm
+//!   (RFC 5681 AIMD, Vegas, Westwood+, Veno) with its parameters and their checks, and [`AnyCc`];
+//! - [`params`]: how an algorithm reads its parameters from a scenario;
+//! - [`notify`]: cross-layer notifications (ELN, ERSN) and their default response;
 //! - [`segments`]: the retransmission queue / SACK scoreboard;
 //! - [`rto`]: RFC 6298 and ns-2 RTT estimators;
 //! - [`receiver`]: reassembly, ACK generation;
@@ -26,6 +30,7 @@ pub mod agent;
 pub mod cc;
 pub mod metrics;
 pub mod notify;
+pub mod params;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;
@@ -35,29 +40,35 @@ pub mod sender;
 #[cfg(test)]
 mod tests;
 
+pub use cc::vegas::VegasParams;
+pub use cc::veno::VenoParams;
+pub use cc::westwood::WestwoodParams;
+pub use cc::{AnyCc, CcParams, CongestionControl};
 pub use notify::Notification;
 pub use receiver::TcpReceiver;
+pub use recovery::{AnyRecovery, LossRecovery, RecoveryKind};
 pub use rto::{RtoAlgorithm, RtoParams};
 pub use sender::TcpSender;
 
 use crate::time::SimTime;
 
-/// The TCP variants (congestion control + loss recovery combinations).
+/// The classic TCP variants: shorthands for a (congestion control, loss recovery) pair
+/// (`variant = "..."` in a scenario).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     /// Slow start, congestion avoidance, fast retransmit with go-back-N and cwnd = 1 (no fast
-    /// recovery), as 4.3BSD-Tahoe and ns-2's `Agent/TCP`.
+    /// recovery), as 4.3BSD-Tahoe and ns-2's `Agent/TCP`: (AIMD, Tahoe).
     Tahoe,
-    /// RFC 5681 fast retransmit / fast recovery.
+    /// RFC 5681 fast retransmit / fast recovery: (AIMD, Reno).
     Reno,
-    /// RFC 6582 NewReno.
+    /// RFC 6582 NewReno: (AIMD, NewReno).
     NewReno,
-    /// RFC 2018 SACK with RFC 6675 conservative loss recovery.
+    /// RFC 2018 SACK with RFC 6675 conservative loss recovery: (AIMD, SACK).
     Sack,
-    /// Brakmo & Peterson's Vegas (ns-2 `Agent/TCP/Vegas` behaviour).
+    /// Brakmo & Peterson's Vegas (ns-2 `Agent/TCP/Vegas` behaviour): (Vegas, Vegas).
     Vegas,
-    /// Westwood+ (Mascolo et al.) over NewReno loss recovery.
+    /// Westwood+ (Mascolo et al.) over NewReno loss recovery: (Westwood+, NewReno).
     Westwood,
 }
 
@@ -76,52 +87,32 @@ impl Variant {
     pub fn name(self) -> &'static str {
         Variant::ALL.iter().find(|(_, v)| *v == self).map(|(n, _)| *n).unwrap_or("?")
     }
-}
 
-/// Vegas thresholds in segments (Brakmo & Peterson 1995; ns-2 defaults 1, 3, 1).
-#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
-pub struct VegasParams {
-    /// Increase the window when fewer than `alpha` segments are queued.
-    pub alpha: u32,
-    /// Decrease it when more than `beta` are.
-    pub beta: u32,
-    /// Leave slow start when more than `gamma` are.
-    pub gamma: u32,
-    /// ns-2's arithmetic (`tcp-vegas.cc`), set by the `ns2` preset: the window in `Expected` and
-    /// in the growth check is `t_seqno_ - last_ack_` (the segments in flight plus one), the
-    /// once-per-RTT decision comes before the ACK's own RTT sample, and the fine-grained timeout
-    /// is `17/16 (srtt + 2 rttvar)`. Off: Brakmo & Peterson's "bytes in transit" and
-    /// `srtt + 4 rttvar`.
-    pub ns2_arithmetic: bool,
-}
-
-impl Default for VegasParams {
-    fn default() -> Self {
-        VegasParams { alpha: 1, beta: 3, gamma: 1, ns2_arithmetic: false }
+    /// The (congestion control, loss recovery) names this variant stands for.
+    pub fn pair(self) -> (&'static str, RecoveryKind) {
+        match self {
+            Variant::Tahoe => ("aimd", RecoveryKind::Tahoe),
+            Variant::Reno => ("aimd", RecoveryKind::Reno),
+            Variant::NewReno => ("aimd", RecoveryKind::NewReno),
+            Variant::Sack => ("aimd", RecoveryKind::Sack),
+            Variant::Vegas => ("vegas", RecoveryKind::Vegas),
+            Variant::Westwood => ("westwood", RecoveryKind::NewReno),
+        }
     }
-}
 
-/// Westwood+ bandwidth-estimator parameters.
-#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
-pub struct WestwoodParams {
-    /// Low-pass filter gain: `BWE = gain * BWE + (1 - gain) * sample` (Mascolo et al. 2004: 0.9).
-    pub gain: f64,
-    /// Minimum sampling interval; a sample is taken once per RTT but never more often than this
-    /// (Linux uses 50 ms; 0 follows the paper).
-    pub min_interval: SimTime,
-}
-
-impl Default for WestwoodParams {
-    fn default() -> Self {
-        WestwoodParams { gain: 0.9, min_interval: SimTime::ZERO }
+    /// The controller of this variant with its default parameters (`ns2`: the ns-2 preset's).
+    pub fn cc(self, ns2: bool) -> CcParams {
+        CcParams::default_for(self.pair().0, ns2).expect("every variant names a built-in controller")
     }
 }
 
 /// Everything that configures one TCP connection (both ends).
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
 pub struct TcpParams {
-    /// Congestion control and loss recovery.
-    pub variant: Variant,
+    /// Congestion control with its parameters.
+    pub cc: CcParams,
+    /// Loss recovery.
+    pub recovery: RecoveryKind,
     /// Sender maximum segment size (payload bytes of a full segment).
     pub mss: u32,
     /// IP + TCP header bytes of every packet without options (ns-2: 40).
@@ -153,18 +144,21 @@ pub struct TcpParams {
     pub rto: RtoParams,
     /// Clear SACK marks after a timeout (RFC 2018 section 8; RFC 6675 allows keeping them).
     pub clear_sack_on_rto: bool,
-    /// Vegas thresholds.
-    pub vegas: VegasParams,
-    /// Westwood+ estimator.
-    pub westwood: WestwoodParams,
 }
 
 impl TcpParams {
-    /// RFC defaults for `variant` with a 1460-byte MSS: IW per RFC 5681, RFC 6298 timer, 64 KiB
-    /// receive buffer, no delayed ACK, no timestamps, no ECN.
+    /// RFC defaults for `variant` with an MSS of `mss` bytes: IW per RFC 5681, RFC 6298 timer,
+    /// 64 KiB receive buffer, no delayed ACK, no timestamps, no ECN.
     pub fn rfc(variant: Variant, mss: u32) -> Self {
+        TcpParams::with(variant.cc(false), variant.pair().1, mss)
+    }
+
+    /// RFC defaults (as [`TcpParams::rfc`]) for congestion control `cc` over loss recovery
+    /// `recovery`; the SACK option is on when the recovery needs it.
+    pub fn with(cc: CcParams, recovery: RecoveryKind, mss: u32) -> Self {
         TcpParams {
-            variant,
+            cc,
+            recovery,
             mss,
             header_bytes: 40,
             option_bytes: false,
@@ -175,14 +169,26 @@ impl TcpParams {
             limited_transmit: false,
             max_burst: 0,
             timestamps: false,
-            sack: variant == Variant::Sack,
+            sack: recovery.needs_sack(),
             ecn: false,
             delayed_ack: None,
             rto: RtoParams::RFC6298,
             clear_sack_on_rto: false,
-            vegas: VegasParams::default(),
-            westwood: WestwoodParams::default(),
         }
+    }
+
+    /// The name reports give this connection: the classic variant's name when (cc, recovery) is
+    /// one of [`Variant::ALL`], else the controller's name when the recovery is its default
+    /// (`"veno"`), else `"<cc>+<recovery>"`.
+    pub fn variant_name(&self) -> String {
+        let pair = (self.cc.name(), self.recovery);
+        if let Some((name, _)) = Variant::ALL.iter().find(|(_, v)| v.pair() == pair) {
+            return (*name).to_string();
+        }
+        if self.recovery == self.cc.default_recovery() {
+            return self.cc.name().to_string();
+        }
+        format!("{}+{}", self.cc.name(), self.recovery.name())
     }
 
     /// Maximum SACK blocks an ACK carries (RFC 2018: 4, or 3 with the timestamp option).

@@ -19,3 +19,41 @@ pub enum Notification {
         seq: u64,
     },
 }
+
+use super::metrics::RetxCause;
+use super::sender::Core;
+use crate::time::SimTime;
+
+/// The default response to `n`, used by every built-in loss recovery
+/// ([`super::recovery::LossRecovery::on_notification`]):
+/// - [`Notification::ExplicitLoss`]: retransmit the segment holding `seq` at once, cause
+///   `notification`, without any window change (nothing if it is SACKed or already acknowledged);
+/// - [`Notification::RetransmissionStarted`]: mark the segment *held* (no fast retransmit while it
+///   is the first unacknowledged segment) and push the retransmission timer to at least
+///   `now + RTO`.
+pub fn respond(c: &mut Core, now: SimTime, n: Notification) {
+    match n {
+        Notification::ExplicitLoss { seq } => {
+            let Some(i) = c.segs.index_of(seq) else { return };
+            if c.segs.get(i).sacked {
+                return;
+            }
+            c.segs.get_mut(i).held = false;
+            c.stats.eln += 1;
+            c.retransmit(now, i, RetxCause::Notification);
+            c.record(now);
+        }
+        Notification::RetransmissionStarted { seq } => {
+            let Some(i) = c.segs.index_of(seq) else { return };
+            c.segs.get_mut(i).held = true;
+            c.stats.ersn += 1;
+            if let Some(d) = c.rto_deadline {
+                let hold = now + c.rto.rto();
+                if hold > d {
+                    c.rto_deadline = Some(hold);
+                }
+            }
+            c.record(now);
+        }
+    }
+}

@@ -1,16 +1,17 @@
 //! The sender engine: byte sequence state, windows, sending, ACK processing, the retransmission
-//! timer, the ECN response and the link-layer notification hooks. Congestion control ([`Cc`]) and
-//! loss recovery ([`Recovery`]) are plugged in; they act on the shared state ([`Core`]) through its
+//! timer, the ECN response and the link-layer notification entry point. Congestion control
+//! ([`AnyCc`], trait [`CongestionControl`]) and loss recovery ([`AnyRecovery`], trait
+//! [`LossRecovery`]) are plugged in; they act on the shared state ([`Core`]) through its
 //! methods.
 //!
 //! Sans-IO: every entry point takes `now`; outputs accumulate in [`Core::out`] (segments to
 //! transmit, timeouts for ground-truth bookkeeping) and the RTO deadline is [`TcpSender::rto_deadline`].
 
 use super::TcpParams;
-use super::cc::Cc;
+use super::cc::{AnyCc, CongestionControl};
 use super::metrics::{RetxCause, RttSample, SenderStats, TcpSample};
 use super::notify::Notification;
-use super::recovery::Recovery;
+use super::recovery::{AnyRecovery, LossRecovery};
 use super::rto::RtoEstimator;
 use super::segments::{Seg, Segments};
 use crate::packet::TcpHeader;
@@ -292,14 +293,20 @@ pub struct TcpSender {
     /// Shared state.
     pub c: Core,
     /// Congestion control.
-    pub cc: Cc,
+    pub cc: AnyCc,
     /// Loss recovery.
-    pub rec: Recovery,
+    pub rec: AnyRecovery,
 }
 
 impl TcpSender {
     /// A sender with nothing to send yet.
+    ///
+    /// Panics if `p.recovery` needs another congestion controller than `p.cc` (the scenario
+    /// validator reports that combination; see `RecoveryAlgorithm::REQUIRES_CC`).
     pub fn new(p: &TcpParams) -> Self {
+        if let Some(cc) = p.recovery.requires_cc() {
+            assert_eq!(cc, p.cc.name(), "recovery {:?} works only with cc {cc:?}", p.recovery.name());
+        }
         let c = Core {
             p: *p,
             mss: p.mss,
@@ -326,7 +333,7 @@ impl TcpSender {
             series: None,
             rtt_series: None,
         };
-        TcpSender { c, cc: Cc::new(p), rec: Recovery::new(p.variant) }
+        TcpSender { c, cc: AnyCc::new(&p.cc), rec: AnyRecovery::new(p.recovery) }
     }
 
     /// Turns on the state and RTT time series.
@@ -359,6 +366,7 @@ impl TcpSender {
         self.c.burst_left = self.c.p.max_burst;
     }
 
+    #[inline]
     fn send(&mut self, now: SimTime) {
         self.rec.send(&mut self.c, &mut self.cc, now);
     }
@@ -461,7 +469,7 @@ impl TcpSender {
         if self.rec.in_recovery() || c.snd_una <= c.ecn_recover {
             return;
         }
-        c.ssthresh = self.cc.ssthresh_after_loss(c, now);
+        c.ssthresh = self.cc.ssthresh_after_ecn(c, now);
         c.cwnd = c.cwnd.min(c.ssthresh).max(c.mss as u64);
         c.ecn_recover = c.snd_max;
         c.cwr_pending = true;
@@ -502,43 +510,22 @@ impl TcpSender {
         self.c.record(now);
     }
 
-    /// A cross-layer notification (see [`Notification`]).
+    /// A cross-layer notification (see [`Notification`]), handled by the loss recovery
+    /// ([`LossRecovery::on_notification`]; default [`super::notify::respond`]).
     pub fn notify(&mut self, now: SimTime, n: Notification) {
-        match n {
-            Notification::ExplicitLoss { seq } => self.on_eln(now, seq),
-            Notification::RetransmissionStarted { seq } => self.on_ersn(now, seq),
-        }
-    }
-
-    /// ELN hook: the segment holding byte `seq` was lost on a (wireless) link, not to congestion:
-    /// retransmit it now, without any congestion response.
-    pub fn on_eln(&mut self, now: SimTime, seq: u64) {
         self.begin();
-        let c = &mut self.c;
-        let Some(i) = c.segs.index_of(seq) else { return };
-        if c.segs.get(i).sacked {
-            return;
-        }
-        c.segs.get_mut(i).held = false;
-        c.stats.eln += 1;
-        c.retransmit(now, i, RetxCause::Notification);
-        self.c.record(now);
+        self.rec.on_notification(&mut self.c, &mut self.cc, now, n);
     }
 
-    /// ERSN hook: the segment holding byte `seq` is in link-layer retransmission: do not treat it
-    /// as lost (no fast retransmit while it is the first unacknowledged segment) and push the
-    /// retransmission timer to at least `now + RTO`.
+    /// ELN: the segment holding byte `seq` was lost on a (wireless) link, not to congestion
+    /// (`notify(now, Notification::ExplicitLoss { seq })`).
+    pub fn on_eln(&mut self, now: SimTime, seq: u64) {
+        self.notify(now, Notification::ExplicitLoss { seq });
+    }
+
+    /// ERSN: the segment holding byte `seq` is in link-layer retransmission
+    /// (`notify(now, Notification::RetransmissionStarted { seq })`).
     pub fn on_ersn(&mut self, now: SimTime, seq: u64) {
-        let c = &mut self.c;
-        let Some(i) = c.segs.index_of(seq) else { return };
-        c.segs.get_mut(i).held = true;
-        c.stats.ersn += 1;
-        if let Some(d) = c.rto_deadline {
-            let hold = now + c.rto.rto();
-            if hold > d {
-                c.rto_deadline = Some(hold);
-            }
-        }
-        c.record(now);
+        self.notify(now, Notification::RetransmissionStarted { seq });
     }
 }

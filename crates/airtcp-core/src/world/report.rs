@@ -199,7 +199,7 @@ impl World {
         let since_start = |t: Option<crate::time::SimTime>| t.map_or(nan, |t| (t - f.config.start).as_secs_f64());
         let retx = |c: RetxCause| st.retx[c.index()];
         Some(TcpReport {
-            variant: s.engine.c.p.variant.name().to_string(),
+            variant: s.engine.c.p.variant_name(),
             segments_sent: st.segments_sent,
             bytes_sent: st.bytes_sent,
             retransmissions: RetxReport {

@@ -1,10 +1,15 @@
 //! Validation of `transport = { type = "tcp", ... }` into [`TcpParams`].
+//!
+//! Congestion control and loss recovery: `variant` (the classic pairs) or `cc` / `recovery`,
+//! never both. Each controller reads and checks its own parameters (`tcp/cc/<name>.rs`, through
+//! [`ParamReader`]) from `cc = { type = ..., ... }` or from its flat `<name>_<param>` keys.
 
 use super::{Validator, join};
 use crate::packet::IP_HEADER_BYTES;
 use crate::scenario::error::show;
 use crate::scenario::schema::{Quantity, RawTcp};
-use crate::tcp::{RtoAlgorithm, RtoParams, TcpParams, Variant, VegasParams, WestwoodParams, rfc5681_initial_window};
+use crate::tcp::params::ParamReader;
+use crate::tcp::{CcParams, RecoveryKind, RtoAlgorithm, RtoParams, TcpParams, Variant, rfc5681_initial_window};
 use crate::time::SimTime;
 use crate::units::Amount;
 
@@ -21,6 +26,8 @@ impl Validator<'_> {
             None => RawTcp {
                 kind: "tcp".into(),
                 variant: None,
+                cc: None,
+                recovery: None,
                 preset: None,
                 mss: None,
                 header: None,
@@ -49,21 +56,6 @@ impl Validator<'_> {
             },
         };
         let before = self.errs.len();
-        let variant = match t.variant.as_deref() {
-            None => Variant::NewReno,
-            Some(v) => match Variant::ALL.iter().find(|(n, _)| *n == v) {
-                Some(&(_, var)) => var,
-                None => {
-                    let names: Vec<String> = Variant::ALL.iter().map(|(n, _)| format!("{n:?}")).collect();
-                    self.errs.push(
-                        join(path, "variant"),
-                        Some(format!("{v:?}")),
-                        format!("allowed variants: {}", names.join(", ")),
-                    );
-                    Variant::NewReno
-                }
-            },
-        };
         let ns2 = match t.preset.as_deref() {
             None | Some("rfc") => false,
             Some("ns2") => true,
@@ -72,6 +64,8 @@ impl Validator<'_> {
                 false
             }
         };
+        let table = raw.and_then(|v| v.as_table());
+        let (cc, recovery) = self.tcp_algorithms(&t, table, path, ns2);
         let mss = match &t.mss {
             None => 1460,
             Some(q) => {
@@ -86,7 +80,7 @@ impl Validator<'_> {
                 }
             }
         };
-        let mut p = TcpParams::rfc(variant, mss);
+        let mut p = TcpParams::with(cc, recovery, mss);
         if ns2 {
             p.rto = RtoParams::NS2;
             p.initial_cwnd = 2 * mss as u64;
@@ -138,12 +132,12 @@ impl Validator<'_> {
         };
         p.timestamps = t.timestamps.unwrap_or(false);
         p.ecn = t.ecn.unwrap_or(false);
-        p.sack = t.sack.unwrap_or(variant == Variant::Sack);
-        if variant == Variant::Sack && !p.sack {
+        p.sack = t.sack.unwrap_or(recovery.needs_sack());
+        if recovery.needs_sack() && !p.sack {
             self.errs.push(
                 join(path, "sack"),
                 Some("false".into()),
-                "variant \"sack\" needs the SACK option (remove sack = false)",
+                format!("recovery {:?} needs the SACK option (remove sack = false)", recovery.name()),
             );
         }
         if let Some(d) = t.dupthresh {
@@ -155,7 +149,7 @@ impl Validator<'_> {
         }
         // ns-2.35's Agent/TCP sends a new segment on each of the first two duplicate ACKs
         // (`singledup_ 1`, its limited transmit); its Vegas agent handles duplicate ACKs itself.
-        p.limited_transmit = t.limited_transmit.unwrap_or(ns2 && variant != Variant::Vegas);
+        p.limited_transmit = t.limited_transmit.unwrap_or(ns2 && recovery.ns2_limited_transmit());
         if let Some(b) = t.max_burst {
             if (0..=1_000_000).contains(&b) {
                 p.max_burst = b as u32;
@@ -202,58 +196,108 @@ impl Validator<'_> {
             self.errs.push(join(path, "clock_granularity"), Some("\"0s\"".into()), "the ns2 estimator needs a positive tick");
         }
         p.clear_sack_on_rto = t.clear_sack_on_rto.unwrap_or(false);
-        let vegas_keys = [("vegas_alpha", t.vegas_alpha), ("vegas_beta", t.vegas_beta), ("vegas_gamma", t.vegas_gamma)];
-        let mut vp = VegasParams { ns2_arithmetic: ns2, ..VegasParams::default() };
-        for (key, val) in vegas_keys {
-            let Some(v) = val else { continue };
-            if variant != Variant::Vegas {
-                self.errs.push(join(path, key), Some(v.to_string()), format!("{key} applies only to variant \"vegas\""));
-            } else if !(0..=1000).contains(&v) {
-                self.errs.push(join(path, key), Some(v.to_string()), "must be 0 to 1000 segments");
-            } else {
-                let v = v as u32;
-                match key {
-                    "vegas_alpha" => vp.alpha = v,
-                    "vegas_beta" => vp.beta = v,
-                    _ => vp.gamma = v,
-                }
-            }
-        }
-        if vp.alpha > vp.beta {
-            self.errs.push(
-                join(path, "vegas_alpha"),
-                Some(format!("{} (beta {})", vp.alpha, vp.beta)),
-                "Vegas needs alpha <= beta",
-            );
-        }
-        p.vegas = vp;
-        let mut wp = WestwoodParams::default();
-        if let Some(g) = t.westwood_gain {
-            if variant != Variant::Westwood {
-                self.errs.push(
-                    join(path, "westwood_gain"),
-                    Some(g.to_string()),
-                    "westwood_gain applies only to variant \"westwood\"",
-                );
-            } else if !(0.0..1.0).contains(&g) {
-                self.errs.push(join(path, "westwood_gain"), Some(g.to_string()), "the filter gain must be in [0, 1)");
-            } else {
-                wp.gain = g;
-            }
-        }
-        if let Some(q) = &t.westwood_min_interval {
-            let wpath = join(path, "westwood_min_interval");
-            if variant != Variant::Westwood {
-                self.errs.bad(wpath, &q.0, "westwood_min_interval applies only to variant \"westwood\"");
-            } else if let Some(v) = self.time(q, &wpath) {
-                wp.min_interval = v;
-            }
-        }
-        p.westwood = wp;
         if p.initial_cwnd == 0 {
             p.initial_cwnd = rfc5681_initial_window(mss);
         }
         (self.errs.len() == before).then_some(p)
+    }
+
+    /// Congestion control and loss recovery from `variant`, `cc`, `recovery` and the flat
+    /// per-controller keys; every problem is reported, with a usable fallback.
+    fn tcp_algorithms(&mut self, t: &RawTcp, table: Option<&toml::Table>, path: &str, ns2: bool) -> (CcParams, RecoveryKind) {
+        let variant = t.variant.as_deref().map(|v| match Variant::ALL.iter().find(|(n, _)| *n == v) {
+            Some(&(_, var)) => var,
+            None => {
+                let names: Vec<String> = Variant::ALL.iter().map(|(n, _)| format!("{n:?}")).collect();
+                self.errs.push(join(path, "variant"), Some(format!("{v:?}")), format!("allowed variants: {}", names.join(", ")));
+                Variant::NewReno
+            }
+        });
+        if let Some(v) = &t.variant
+            && (t.cc.is_some() || t.recovery.is_some())
+        {
+            self.errs.push(
+                join(path, "variant"),
+                Some(format!("{v:?}")),
+                "variant is the shorthand for a (cc, recovery) pair: give either variant or cc/recovery, not both",
+            );
+        }
+        // The controller's name and, for `cc = { type = ... }`, its table.
+        let cc_path = join(path, "cc");
+        let (cc_name, cc_table): (&str, Option<&toml::Table>) = match (&t.cc, variant) {
+            (_, Some(v)) => (v.pair().0, None),
+            (None, None) => ("aimd", None),
+            (Some(toml::Value::String(n)), None) => (n.as_str(), None),
+            (Some(toml::Value::Table(tb)), None) => match tb.get("type") {
+                Some(toml::Value::String(n)) => (n.as_str(), Some(tb)),
+                other => {
+                    let shown = other.map(show);
+                    self.errs.push(join(&cc_path, "type"), shown, format!("the controller's name is required: {}", cc_names()));
+                    ("aimd", None)
+                }
+            },
+            (Some(other), None) => {
+                self.errs.bad(&cc_path, other, format!("expected a name or a table {{ type = \"vegas\", ... }}: {}", cc_names()));
+                ("aimd", None)
+            }
+        };
+        let cc_name = if CcParams::NAMES.contains(&cc_name) {
+            cc_name
+        } else {
+            let at = if cc_table.is_some() { join(&cc_path, "type") } else { cc_path.clone() };
+            self.errs.push(at, Some(format!("{cc_name:?}")), cc_names());
+            "aimd"
+        };
+        // Flat keys `<name>_<param>` belong to controller `<name>` given by name (not by table).
+        let flat: Vec<(String, String)> = table
+            .map(|tb| {
+                tb.keys()
+                    .filter_map(|k| {
+                        let owner = FLAT_KEY_CONTROLLERS.iter().find(|n| k.starts_with(&format!("{n}_")))?;
+                        Some((k.clone(), owner.to_string()))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        for (key, owner) in &flat {
+            let value = table.and_then(|tb| tb.get(key)).map(show);
+            if owner != cc_name {
+                self.errs.push(join(path, key), value, format!("{key} applies only to variant {owner:?} or cc {owner:?}"));
+            } else if cc_table.is_some() {
+                self.errs.push(join(path, key), value, format!("give the parameters inside cc = {{ type = {owner:?}, ... }}"));
+            }
+        }
+        let cc = {
+            let (source, at, prefix) = match cc_table {
+                Some(tb) => (Some(tb), cc_path.clone(), String::new()),
+                None => (table, path.to_string(), format!("{cc_name}_")),
+            };
+            let mut r = TableReader { v: self, table: source, path: &at, prefix, ns2, asked: Vec::new() };
+            let cc = CcParams::read(cc_name, &mut r).expect("a known controller name");
+            if cc_table.is_some() {
+                r.report_unknown(&["type"]);
+            }
+            cc
+        };
+        let recovery = match (&t.recovery, variant) {
+            (_, Some(v)) => v.pair().1,
+            (None, None) => cc.default_recovery(),
+            (Some(n), None) => RecoveryKind::from_name(n).unwrap_or_else(|| {
+                let names: Vec<String> = RecoveryKind::ALL.iter().map(|(n, _)| format!("{n:?}")).collect();
+                self.errs.push(join(path, "recovery"), Some(format!("{n:?}")), format!("allowed: {}", names.join(", ")));
+                cc.default_recovery()
+            }),
+        };
+        if let Some(needed) = recovery.requires_cc()
+            && needed != cc.name()
+        {
+            self.errs.push(
+                join(path, "recovery"),
+                Some(format!("{:?} (cc {:?})", recovery.name(), cc.name())),
+                format!("recovery {:?} works only with cc {needed:?}", recovery.name()),
+            );
+        }
+        (cc, recovery)
     }
 
     /// A window-like amount: `"20pkt"` (segments of `mss` bytes) or a size; at least 1 byte.
@@ -269,5 +313,87 @@ impl Validator<'_> {
             return None;
         }
         Some(b)
+    }
+}
+
+/// Controllers whose parameters may also be written as flat `<name>_<param>` keys of the
+/// transport table (`vegas_alpha`, `westwood_gain`: the form older scenarios use; `RawTcp` lists
+/// the keys). Newer controllers take their parameters in `cc = { type = ..., ... }` only.
+const FLAT_KEY_CONTROLLERS: [&str; 2] = ["vegas", "westwood"];
+
+/// The message listing the congestion controllers.
+fn cc_names() -> String {
+    let names: Vec<String> = CcParams::NAMES.iter().map(|n| format!("{n:?}")).collect();
+    format!("allowed controllers: {}", names.join(", "))
+}
+
+/// [`ParamReader`] over a TOML table: the keys `<prefix><param>` at `path`.
+struct TableReader<'r, 'a> {
+    v: &'r mut Validator<'a>,
+    table: Option<&'r toml::Table>,
+    path: &'r str,
+    prefix: String,
+    ns2: bool,
+    asked: Vec<String>,
+}
+
+impl<'r> TableReader<'r, '_> {
+    fn get(&mut self, key: &str) -> Option<(String, &'r toml::Value)> {
+        let full = format!("{}{key}", self.prefix);
+        self.asked.push(full.clone());
+        let value = self.table?.get(&full)?;
+        Some((join(self.path, &full), value))
+    }
+
+    /// The value of `key` converted by `read`; a value `read` refuses is reported as `expected`.
+    fn typed<T>(&mut self, key: &str, expected: &str, read: impl Fn(&toml::Value) -> Option<T>) -> Option<T> {
+        let (at, value) = self.get(key)?;
+        let got = read(value);
+        if got.is_none() {
+            self.v.errs.bad(at, value, expected);
+        }
+        got
+    }
+
+    /// Reports every key of the table the algorithm did not ask for (besides `also`).
+    fn report_unknown(&mut self, also: &[&str]) {
+        let Some(tb) = self.table else { return };
+        for k in tb.keys() {
+            if !self.asked.contains(k) && !also.contains(&k.as_str()) {
+                let allowed: Vec<String> = self.asked.iter().map(|a| format!("`{a}`")).collect();
+                let allowed = if allowed.is_empty() { "none".to_string() } else { allowed.join(", ") };
+                self.v.errs.push(join(self.path, k), None, format!("unknown field `{k}`, expected one of: {allowed}"));
+            }
+        }
+    }
+}
+
+impl ParamReader for TableReader<'_, '_> {
+    fn ns2(&self) -> bool {
+        self.ns2
+    }
+
+    fn int(&mut self, key: &str) -> Option<i64> {
+        self.typed(key, "expected an integer", toml::Value::as_integer)
+    }
+
+    fn float(&mut self, key: &str) -> Option<f64> {
+        self.typed(key, "expected a number", |v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)))
+    }
+
+    fn time(&mut self, key: &str) -> Option<SimTime> {
+        let (at, value) = self.get(key)?;
+        self.v.time(&Quantity(value.clone()), &at)
+    }
+
+    fn choice(&mut self, key: &str, allowed: &[&'static str]) -> Option<&'static str> {
+        let names: Vec<String> = allowed.iter().map(|a| format!("{a:?}")).collect();
+        let pick = |v: &toml::Value| allowed.iter().find(|a| v.as_str() == Some(**a)).copied();
+        self.typed(key, &format!("allowed: {}", names.join(", ")), pick)
+    }
+
+    fn bad(&mut self, key: &str, value: String, message: &str) {
+        let at = join(self.path, &format!("{}{key}", self.prefix));
+        self.v.errs.push(at, Some(value), message);
     }
 }

@@ -26,10 +26,94 @@
 //! (`v_incr_ = 1/cwnd_`); and the fine timeout is `((sa/4) + sd)/2 * 17/16` = `17/16 (srtt + 2 rttvar)`,
 //! its first value from `srtt = r`, `rttvar = r/4` then updated with the same sample `r`.
 
-use super::super::VegasParams;
+use super::super::params::{ParamReader, int_in};
+use super::super::recovery::RecoveryKind;
 use super::super::segments::Seg;
 use super::super::sender::Core;
+use super::{CcAlgorithm, CongestionControl};
 use crate::time::SimTime;
+
+/// Vegas thresholds in segments (Brakmo & Peterson 1995; ns-2 defaults 1, 3, 1):
+/// `cc = { type = "vegas", alpha = 1, beta = 3, gamma = 1 }` or the flat keys `vegas_alpha`,
+/// `vegas_beta`, `vegas_gamma`.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+pub struct VegasParams {
+    /// Increase the window when fewer than `alpha` segments are queued.
+    pub alpha: u32,
+    /// Decrease it when more than `beta` are.
+    pub beta: u32,
+    /// Leave slow start when more than `gamma` are.
+    pub gamma: u32,
+    /// ns-2's arithmetic (`tcp-vegas.cc`), set by the `ns2` preset: the window in `Expected` and
+    /// in the growth check is `t_seqno_ - last_ack_` (the segments in flight plus one), the
+    /// once-per-RTT decision comes before the ACK's own RTT sample, and the fine-grained timeout
+    /// is `17/16 (srtt + 2 rttvar)`. Off: Brakmo & Peterson's "bytes in transit" and
+    /// `srtt + 4 rttvar`.
+    pub ns2_arithmetic: bool,
+}
+
+impl Default for VegasParams {
+    fn default() -> Self {
+        VegasParams { alpha: 1, beta: 3, gamma: 1, ns2_arithmetic: false }
+    }
+}
+
+impl CcAlgorithm for Vegas {
+    type Params = VegasParams;
+    const NAME: &'static str = "vegas";
+    /// Vegas' own fine-grained retransmission (`recovery::vegas`).
+    const DEFAULT_RECOVERY: RecoveryKind = RecoveryKind::Vegas;
+
+    fn default_params(ns2: bool) -> VegasParams {
+        VegasParams { ns2_arithmetic: ns2, ..VegasParams::default() }
+    }
+
+    fn read_params(r: &mut dyn ParamReader) -> VegasParams {
+        let mut p = Self::default_params(r.ns2());
+        for (key, slot) in [("alpha", &mut p.alpha), ("beta", &mut p.beta), ("gamma", &mut p.gamma)] {
+            if let Some(v) = int_in(r, key, 0, 1000, "segments") {
+                *slot = v as u32;
+            }
+        }
+        if p.alpha > p.beta {
+            r.bad("alpha", format!("{} (beta {})", p.alpha, p.beta), "Vegas needs alpha <= beta");
+        }
+        p
+    }
+
+    fn new(p: &VegasParams) -> Self {
+        Vegas {
+            p: *p,
+            base_rtt: None,
+            epoch_seq: 0,
+            epoch_start: SimTime::ZERO,
+            sum_rtt: 0,
+            cnt_rtt: 0,
+            incr: Incr::None,
+            linear_step: 0,
+            inc_flag: true,
+            fine_srtt: None,
+            fine_rttvar: 0,
+            fine_timeout: SimTime::from_secs(1000),
+            cwnd_changed_at: None,
+            last_diff: 0,
+        }
+    }
+}
+
+impl CongestionControl for Vegas {
+    #[inline]
+    fn on_new_ack(&mut self, c: &mut Core, now: SimTime, _acked: u64, last: Option<Seg>, grow: bool) {
+        self.new_ack(c, now, last, grow);
+    }
+
+    /// 2 SMSS, as ns-2's `v_slowstart_`; the window counts as reduced at `now`.
+    fn cwnd_after_timeout(&mut self, c: &Core, now: SimTime) -> u64 {
+        self.cwnd_changed_at = Some(now);
+        self.incr = Incr::None;
+        2 * c.mss as u64
+    }
+}
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Incr {
@@ -62,26 +146,6 @@ pub struct Vegas {
 }
 
 impl Vegas {
-    /// Fresh state.
-    pub fn new(p: VegasParams) -> Self {
-        Vegas {
-            p,
-            base_rtt: None,
-            epoch_seq: 0,
-            epoch_start: SimTime::ZERO,
-            sum_rtt: 0,
-            cnt_rtt: 0,
-            incr: Incr::None,
-            linear_step: 0,
-            inc_flag: true,
-            fine_srtt: None,
-            fine_rttvar: 0,
-            fine_timeout: SimTime::from_secs(1000),
-            cwnd_changed_at: None,
-            last_diff: 0,
-        }
-    }
-
     /// Current fine-grained timeout.
     pub fn fine_timeout(&self) -> SimTime {
         self.fine_timeout
@@ -131,14 +195,8 @@ impl Vegas {
         self.fine_sample(rtt);
     }
 
-    /// A retransmission timeout happened at `now`.
-    pub fn on_timeout(&mut self, now: SimTime) {
-        self.cwnd_changed_at = Some(now);
-        self.incr = Incr::None;
-    }
-
     /// A new cumulative ACK.
-    pub fn on_new_ack(&mut self, c: &mut Core, now: SimTime, last: Option<Seg>, grow: bool) {
+    fn new_ack(&mut self, c: &mut Core, now: SimTime, last: Option<Seg>, grow: bool) {
         let mss = c.mss as u64;
         let ns2 = self.p.ns2_arithmetic;
         // ns-2's window `t_seqno_ - last_ack_` is one segment more than the bytes in flight.
@@ -222,7 +280,7 @@ mod tests {
         c.snd_max = 10 * MSS;
         c.cwnd = 10 * MSS;
         c.ssthresh = 5 * MSS;
-        let v = Vegas::new(VegasParams { ns2_arithmetic: ns2, ..VegasParams::default() });
+        let v = <Vegas as CcAlgorithm>::new(&VegasParams { ns2_arithmetic: ns2, ..VegasParams::default() });
         (c, v)
     }
 
@@ -239,7 +297,7 @@ mod tests {
         for (ns2, diff) in [(false, -1), (true, 0)] {
             let (mut c, mut v) = setup(ns2);
             c.snd_una = MSS;
-            v.on_new_ack(&mut c, now, Some(seg(0, SimTime::ZERO)), true);
+            v.new_ack(&mut c, now, Some(seg(0, SimTime::ZERO)), true);
             assert_eq!(v.last_diff, diff, "ns2 {ns2}");
             assert_eq!(v.base_rtt, Some(SimTime::from_millis(100)));
         }
@@ -254,7 +312,7 @@ mod tests {
         for (ns2, ns) in [(false, 300_000_000), (true, 146_093_750)] {
             let (mut c, mut v) = setup(ns2);
             c.snd_una = MSS;
-            v.on_new_ack(&mut c, SimTime::from_millis(100), Some(seg(0, SimTime::ZERO)), true);
+            v.new_ack(&mut c, SimTime::from_millis(100), Some(seg(0, SimTime::ZERO)), true);
             assert_eq!(v.fine_timeout().as_nanos(), ns, "ns2 {ns2}");
         }
     }
@@ -267,13 +325,13 @@ mod tests {
         for (ns2, after_two) in [(false, 10_199), (true, 10_200)] {
             let (mut c, mut v) = setup(ns2);
             c.snd_una = MSS;
-            v.on_new_ack(&mut c, SimTime::from_millis(100), Some(seg(0, SimTime::ZERO)), true);
+            v.new_ack(&mut c, SimTime::from_millis(100), Some(seg(0, SimTime::ZERO)), true);
             assert_eq!(c.cwnd, 10_100, "ns2 {ns2}");
             // The sender has sent one more segment; the ACK of segment 1 arrives.
             c.snd_nxt = 11 * MSS;
             c.snd_max = 11 * MSS;
             c.snd_una = 2 * MSS;
-            v.on_new_ack(&mut c, SimTime::from_millis(101), Some(seg(MSS, SimTime::ZERO)), true);
+            v.new_ack(&mut c, SimTime::from_millis(101), Some(seg(MSS, SimTime::ZERO)), true);
             assert_eq!(c.cwnd, after_two, "ns2 {ns2}");
         }
     }
@@ -286,13 +344,13 @@ mod tests {
         for ns2 in [false, true] {
             let (mut c, mut v) = setup(ns2);
             c.snd_una = MSS;
-            v.on_new_ack(&mut c, SimTime::from_millis(100), Some(seg(0, SimTime::ZERO)), false);
+            v.new_ack(&mut c, SimTime::from_millis(100), Some(seg(0, SimTime::ZERO)), false);
             // Epoch tagged at snd_nxt = 10 segments; the ACK covering segments 1..9 arrives.
             let first = v.last_diff;
             c.snd_una = 10 * MSS;
             c.snd_nxt = 19 * MSS;
             v.last_diff = 99;
-            v.on_new_ack(&mut c, SimTime::from_millis(110), Some(seg(9 * MSS, SimTime::ZERO)), false);
+            v.new_ack(&mut c, SimTime::from_millis(110), Some(seg(9 * MSS, SimTime::ZERO)), false);
             let closed = v.last_diff != 99;
             assert_eq!(closed, !ns2, "ns2 {ns2} (first diff {first})");
         }

@@ -11,9 +11,27 @@
 //! `cwnd = 1 SMSS`. Window growth is RFC 5681. Before the first estimate exists the RFC 5681
 //! response `max(FlightSize/2, 2 SMSS)` is used (our choice; Linux uses 2 SMSS).
 
-use super::super::WestwoodParams;
+use super::super::params::ParamReader;
 use super::super::sender::Core;
+use super::{CcAlgorithm, CongestionControl, aimd_grow};
 use crate::time::SimTime;
+
+/// Westwood+ bandwidth-estimator parameters (`cc = { type = "westwood", gain = 0.9,
+/// min_interval = "0s" }`, or the flat keys `westwood_gain`, `westwood_min_interval`).
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
+pub struct WestwoodParams {
+    /// Low-pass filter gain: `BWE = gain * BWE + (1 - gain) * sample` (Mascolo et al. 2004: 0.9).
+    pub gain: f64,
+    /// Minimum sampling interval; a sample is taken once per RTT but never more often than this
+    /// (Linux uses 50 ms; 0 follows the paper).
+    pub min_interval: SimTime,
+}
+
+impl Default for WestwoodParams {
+    fn default() -> Self {
+        WestwoodParams { gain: 0.9, min_interval: SimTime::ZERO }
+    }
+}
 
 /// Westwood+ estimator state.
 #[derive(Clone, Debug)]
@@ -29,20 +47,63 @@ pub struct Westwood {
     pub rtt_min: Option<SimTime>,
 }
 
-impl Westwood {
-    /// A fresh estimator.
-    pub fn new(p: WestwoodParams) -> Self {
-        Westwood { p, bwe: 0.0, bk: 0, accounted: 0, window_start: None, last_rtt: None, rtt_min: None }
+impl CcAlgorithm for Westwood {
+    type Params = WestwoodParams;
+    const NAME: &'static str = "westwood";
+
+    fn read_params(r: &mut dyn ParamReader) -> WestwoodParams {
+        let mut p = WestwoodParams::default();
+        if let Some(g) = r.float("gain") {
+            if (0.0..1.0).contains(&g) {
+                p.gain = g;
+            } else {
+                r.bad("gain", g.to_string(), "the filter gain must be in [0, 1)");
+            }
+        }
+        if let Some(t) = r.time("min_interval") {
+            p.min_interval = t;
+        }
+        p
     }
 
-    /// An RTT sample.
-    pub fn on_rtt(&mut self, rtt: SimTime) {
+    fn new(p: &WestwoodParams) -> Self {
+        Westwood { p: *p, bwe: 0.0, bk: 0, accounted: 0, window_start: None, last_rtt: None, rtt_min: None }
+    }
+}
+
+impl CongestionControl for Westwood {
+    #[inline]
+    fn on_rtt(&mut self, rtt: SimTime) {
         self.last_rtt = Some(rtt);
         self.rtt_min = Some(self.rtt_min.map_or(rtt, |m| m.min(rtt)));
     }
 
+    #[inline]
+    fn on_new_ack(&mut self, c: &mut Core, now: SimTime, acked: u64, _last: Option<super::Seg>, grow: bool) {
+        self.on_ack(now, acked);
+        if grow {
+            aimd_grow(c, acked);
+        }
+    }
+
+    /// A duplicate ACK: one SMSS has left the network.
+    #[inline]
+    fn on_dupack(&mut self, c: &mut Core, now: SimTime) {
+        self.bk += c.mss as u64;
+        self.accounted += c.mss as u64;
+        self.sample(now);
+    }
+
+    /// `max(BWE * RTTmin, 2 SMSS)` after three duplicate ACKs (and, by the default, after a
+    /// timeout and an ECN echo).
+    fn ssthresh_after_loss(&self, c: &Core, _now: SimTime) -> u64 {
+        self.ssthresh(c)
+    }
+}
+
+impl Westwood {
     /// A cumulative ACK of `acked` new bytes.
-    pub fn on_ack(&mut self, _c: &Core, now: SimTime, acked: u64) {
+    fn on_ack(&mut self, now: SimTime, acked: u64) {
         let mut cumul = acked;
         if self.accounted > 0 {
             if cumul <= self.accounted {
@@ -54,13 +115,6 @@ impl Westwood {
             }
         }
         self.bk += cumul;
-        self.sample(now);
-    }
-
-    /// A duplicate ACK: one SMSS has left the network.
-    pub fn on_dupack(&mut self, c: &Core, now: SimTime) {
-        self.bk += c.mss as u64;
-        self.accounted += c.mss as u64;
         self.sample(now);
     }
 

@@ -1,12 +1,14 @@
-//! Loss recovery: what the sender does on duplicate ACKs, partial ACKs and timeouts, and (for
-//! SACK) which segment to send next.
+//! Loss recovery: what the sender does on duplicate ACKs, partial ACKs, timeouts and cross-layer
+//! notifications, and (for SACK) which segment to send next.
 //!
-//! One file per algorithm; the engine calls them through [`Recovery`], a closed enum (no virtual
-//! dispatch on the per-ACK path). A new scheme (ESACK from Yun 2009, LT-TCP's ECN-only response)
-//! plugs in as a new variant in its own file implementing the same four entry points —
-//! `on_dupack`, `on_new_ack`, `on_timeout`, `send` — using the engine state ([`Core`]) and its
-//! helpers (`retransmit`, `send_new`, `send_standard`, `limited_transmit`); the engine itself does
-//! not change.
+//! Every algorithm is one file implementing [`LossRecovery`] (the hooks, with defaults: no
+//! recovery state, plain window-limited sending, today's ELN/ERSN response) and
+//! [`RecoveryAlgorithm`] (its name and what it requires). The [`loss_recoveries!`] list below turns
+//! the files into [`AnyRecovery`] (static dispatch, no trait object on the per-ACK path) and
+//! [`RecoveryKind`] (the configuration value). A new scheme (ESACK from Yun 2009, LT-TCP's
+//! ECN-only response) is a new file and one line in the list, using the engine state ([`Core`])
+//! and its helpers (`retransmit`, `send_new`, `send_standard`, `limited_transmit`); the engine
+//! itself does not change.
 
 pub mod newreno;
 pub mod reno;
@@ -14,8 +16,8 @@ pub mod sack;
 pub mod tahoe;
 pub mod vegas;
 
-use super::Variant;
-use super::cc::Cc;
+use super::cc::AnyCc;
+use super::notify::{self, Notification};
 use super::sender::Core;
 use crate::time::SimTime;
 
@@ -36,9 +38,162 @@ impl AckVerdict {
     pub const HOLD: AckVerdict = AckVerdict { grow: false, restart_timer: true };
 }
 
-/// The loss-recovery algorithm of one sender.
-#[derive(Clone, Debug)]
-pub enum Recovery {
+/// The hooks the sender engine calls.
+pub trait LossRecovery {
+    /// Whether a loss-recovery episode is in progress (default: never).
+    #[inline]
+    fn in_recovery(&self) -> bool {
+        false
+    }
+
+    /// A duplicate ACK arrived (`c.dupacks` already counts it; the scoreboard is updated).
+    fn on_dupack(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime);
+
+    /// A cumulative ACK of `acked` new bytes arrived (`c.snd_una` already advanced).
+    #[inline]
+    fn on_new_ack(&mut self, _c: &mut Core, _cc: &mut AnyCc, _now: SimTime, _acked: u64) -> AckVerdict {
+        AckVerdict::NORMAL
+    }
+
+    /// The retransmission timer expired (window and backoff already handled by the engine).
+    #[inline]
+    fn on_timeout(&mut self, _c: &mut Core, _cc: &mut AnyCc, _now: SimTime) {}
+
+    /// Sends whatever the window allows (default: RFC 5681 window-limited sending).
+    #[inline]
+    fn send(&mut self, c: &mut Core, _cc: &mut AnyCc, now: SimTime) {
+        c.send_standard(now);
+    }
+
+    /// A cross-layer notification (ELN, ERSN); default: [`notify::respond`] (retransmit at once
+    /// without a window change; hold the segment and its timer).
+    #[inline]
+    fn on_notification(&mut self, c: &mut Core, _cc: &mut AnyCc, now: SimTime, n: Notification) {
+        notify::respond(c, now, n);
+    }
+}
+
+/// What the registry and the scenario validator need to know about one recovery algorithm.
+pub trait RecoveryAlgorithm: LossRecovery + Default {
+    /// Scenario name (`recovery = "<NAME>"`).
+    const NAME: &'static str;
+    /// The algorithm reads SACK blocks (the SACK option defaults to on and cannot be turned off).
+    const NEEDS_SACK: bool = false;
+    /// The congestion controller it only works with (None: any).
+    const REQUIRES_CC: Option<&'static str> = None;
+    /// Under the `ns2` preset, RFC 3042-style limited transmit defaults to on (ns-2.35's
+    /// `Agent/TCP` sends a new segment on each of the first two duplicate ACKs, `singledup_ 1`);
+    /// false where the ns-2 agent handles duplicate ACKs itself.
+    const NS2_LIMITED_TRANSMIT: bool = true;
+}
+
+/// Declares the built-in recovery algorithms: one line per algorithm, `Variant(module::Type)`,
+/// gives [`AnyRecovery`], [`RecoveryKind`] and the name registry.
+macro_rules! loss_recoveries {
+    ($($(#[$doc:meta])* $var:ident($m:ident::$ty:ident),)+) => {
+        /// The loss-recovery algorithm of one sender (static dispatch over the built-ins).
+        #[derive(Clone, Debug)]
+        pub enum AnyRecovery {
+            $($(#[$doc])* $var($m::$ty),)+
+        }
+
+        /// Which loss recovery a connection uses.
+        #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum RecoveryKind {
+            $($(#[$doc])* $var,)+
+        }
+
+        impl RecoveryKind {
+            /// Every built-in algorithm with its scenario name.
+            pub const ALL: &'static [(&'static str, RecoveryKind)] =
+                &[$((<$m::$ty as RecoveryAlgorithm>::NAME, RecoveryKind::$var),)+];
+
+            /// Scenario name.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(RecoveryKind::$var => <$m::$ty as RecoveryAlgorithm>::NAME,)+
+                }
+            }
+
+            /// The algorithm called `name`.
+            pub fn from_name(name: &str) -> Option<RecoveryKind> {
+                RecoveryKind::ALL.iter().find(|(n, _)| *n == name).map(|&(_, k)| k)
+            }
+
+            /// See [`RecoveryAlgorithm::NEEDS_SACK`].
+            pub fn needs_sack(self) -> bool {
+                match self {
+                    $(RecoveryKind::$var => <$m::$ty as RecoveryAlgorithm>::NEEDS_SACK,)+
+                }
+            }
+
+            /// See [`RecoveryAlgorithm::REQUIRES_CC`].
+            pub fn requires_cc(self) -> Option<&'static str> {
+                match self {
+                    $(RecoveryKind::$var => <$m::$ty as RecoveryAlgorithm>::REQUIRES_CC,)+
+                }
+            }
+
+            /// See [`RecoveryAlgorithm::NS2_LIMITED_TRANSMIT`].
+            pub fn ns2_limited_transmit(self) -> bool {
+                match self {
+                    $(RecoveryKind::$var => <$m::$ty as RecoveryAlgorithm>::NS2_LIMITED_TRANSMIT,)+
+                }
+            }
+        }
+
+        impl AnyRecovery {
+            /// A fresh instance of `kind`.
+            pub fn new(kind: RecoveryKind) -> Self {
+                match kind {
+                    $(RecoveryKind::$var => AnyRecovery::$var(<$m::$ty>::default()),)+
+                }
+            }
+        }
+
+        impl LossRecovery for AnyRecovery {
+            #[inline]
+            fn in_recovery(&self) -> bool {
+                match self {
+                    $(AnyRecovery::$var(r) => r.in_recovery(),)+
+                }
+            }
+            #[inline]
+            fn on_dupack(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime) {
+                match self {
+                    $(AnyRecovery::$var(r) => r.on_dupack(c, cc, now),)+
+                }
+            }
+            #[inline]
+            fn on_new_ack(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime, acked: u64) -> AckVerdict {
+                match self {
+                    $(AnyRecovery::$var(r) => r.on_new_ack(c, cc, now, acked),)+
+                }
+            }
+            #[inline]
+            fn on_timeout(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime) {
+                match self {
+                    $(AnyRecovery::$var(r) => r.on_timeout(c, cc, now),)+
+                }
+            }
+            #[inline]
+            fn send(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime) {
+                match self {
+                    $(AnyRecovery::$var(r) => r.send(c, cc, now),)+
+                }
+            }
+            #[inline]
+            fn on_notification(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime, n: Notification) {
+                match self {
+                    $(AnyRecovery::$var(r) => r.on_notification(c, cc, now, n),)+
+                }
+            }
+        }
+    };
+}
+
+loss_recoveries! {
     /// Fast retransmit, then slow start from one segment with go-back-N.
     Tahoe(tahoe::Tahoe),
     /// RFC 5681 fast recovery.
@@ -49,72 +204,4 @@ pub enum Recovery {
     Sack(sack::Sack),
     /// Vegas' fine-grained early retransmit over Reno-style recovery.
     Vegas(vegas::VegasRecovery),
-}
-
-impl Recovery {
-    /// The recovery algorithm of `variant`.
-    pub fn new(variant: Variant) -> Self {
-        match variant {
-            Variant::Tahoe => Recovery::Tahoe(tahoe::Tahoe),
-            Variant::Reno => Recovery::Reno(reno::Reno::default()),
-            Variant::NewReno | Variant::Westwood => Recovery::NewReno(newreno::NewReno::default()),
-            Variant::Sack => Recovery::Sack(sack::Sack::default()),
-            Variant::Vegas => Recovery::Vegas(vegas::VegasRecovery::default()),
-        }
-    }
-
-    /// Whether a loss-recovery episode is in progress.
-    pub fn in_recovery(&self) -> bool {
-        match self {
-            Recovery::Tahoe(_) => false,
-            Recovery::Reno(r) => r.in_recovery,
-            Recovery::NewReno(r) => r.in_recovery,
-            Recovery::Sack(r) => r.in_recovery,
-            Recovery::Vegas(r) => r.in_recovery,
-        }
-    }
-
-    /// A duplicate ACK arrived (`c.dupacks` already counts it; the scoreboard is updated).
-    #[inline]
-    pub fn on_dupack(&mut self, c: &mut Core, cc: &mut Cc, now: SimTime) {
-        match self {
-            Recovery::Tahoe(r) => r.on_dupack(c, cc, now),
-            Recovery::Reno(r) => r.on_dupack(c, cc, now),
-            Recovery::NewReno(r) => r.on_dupack(c, cc, now),
-            Recovery::Sack(r) => r.on_dupack(c, cc, now),
-            Recovery::Vegas(r) => r.on_dupack(c, cc, now),
-        }
-    }
-
-    /// A cumulative ACK of `acked` new bytes arrived (`c.snd_una` already advanced).
-    #[inline]
-    pub fn on_new_ack(&mut self, c: &mut Core, cc: &mut Cc, now: SimTime, acked: u64) -> AckVerdict {
-        match self {
-            Recovery::Tahoe(_) => AckVerdict::NORMAL,
-            Recovery::Reno(r) => r.on_new_ack(c),
-            Recovery::NewReno(r) => r.on_new_ack(c, now, acked),
-            Recovery::Sack(r) => r.on_new_ack(c),
-            Recovery::Vegas(r) => r.on_new_ack(c, cc, now),
-        }
-    }
-
-    /// The retransmission timer expired (window and backoff already handled by the engine).
-    pub fn on_timeout(&mut self, c: &mut Core, _cc: &mut Cc, _now: SimTime) {
-        match self {
-            Recovery::Tahoe(_) => {}
-            Recovery::Reno(r) => r.in_recovery = false,
-            Recovery::NewReno(r) => r.in_recovery = false,
-            Recovery::Sack(r) => r.on_timeout(c),
-            Recovery::Vegas(r) => r.on_timeout(),
-        }
-    }
-
-    /// Sends whatever the window allows.
-    #[inline]
-    pub fn send(&mut self, c: &mut Core, _cc: &mut Cc, now: SimTime) {
-        match self {
-            Recovery::Sack(r) if r.in_recovery => r.send(c, now),
-            _ => c.send_standard(now),
-        }
-    }
 }

@@ -9,51 +9,53 @@
 //! - full ACK: `cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS)` (option 1 of RFC 6582 step 3),
 //!   leave recovery.
 
-use super::super::cc::Cc;
+use super::super::cc::AnyCc;
 use super::super::metrics::RetxCause;
 use super::super::sender::Core;
-use super::AckVerdict;
+use super::reno::Reno;
+use super::{AckVerdict, LossRecovery, RecoveryAlgorithm};
 use crate::time::SimTime;
 
-/// NewReno recovery state.
+/// NewReno recovery state: RFC 5681 fast retransmit / fast recovery ([`Reno`], which RFC 6582
+/// modifies) plus the episode rule and the partial-ACK response.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct NewReno {
-    /// In fast recovery.
-    pub in_recovery: bool,
+    /// The RFC 5681 fast retransmit / fast recovery it builds on (entry, inflation).
+    pub fast: Reno,
     first_partial: bool,
 }
 
-impl NewReno {
-    /// A duplicate ACK.
-    pub fn on_dupack(&mut self, c: &mut Core, cc: &mut Cc, now: SimTime) {
-        if self.in_recovery {
-            c.cwnd += c.mss as u64;
-        } else if c.dupacks == c.p.dupthresh && !c.head_held() {
+impl RecoveryAlgorithm for NewReno {
+    const NAME: &'static str = "newreno";
+}
+
+impl LossRecovery for NewReno {
+    fn in_recovery(&self) -> bool {
+        self.fast.in_recovery
+    }
+
+    /// RFC 6582 3.2 step 1 decides whether the `dupthresh`-th duplicate ACK starts an episode;
+    /// the rest is RFC 5681's.
+    fn on_dupack(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime) {
+        if !self.fast.in_recovery && c.dupacks == c.p.dupthresh && !c.head_held() {
             if c.snd_una < c.recover {
-                return; // RFC 6582 3.2 step 1: not a new loss episode
+                return; // not a new loss episode
             }
             c.recover = c.snd_max;
-            c.ssthresh = cc.ssthresh_after_loss(c, now);
-            c.retransmit_head(now, RetxCause::FastRetransmit);
-            c.cwnd = c.ssthresh + 3 * c.mss as u64;
-            c.stats.recoveries += 1;
-            c.ecn_recover = c.snd_max;
-            self.in_recovery = true;
             self.first_partial = true;
-        } else {
-            c.limited_transmit(now);
         }
+        self.fast.on_dupack(c, cc, now);
     }
 
     /// A new ACK: partial or full.
-    pub fn on_new_ack(&mut self, c: &mut Core, now: SimTime, acked: u64) -> AckVerdict {
-        if !self.in_recovery {
+    fn on_new_ack(&mut self, c: &mut Core, _cc: &mut AnyCc, now: SimTime, acked: u64) -> AckVerdict {
+        if !self.fast.in_recovery {
             return AckVerdict::NORMAL;
         }
         let mss = c.mss as u64;
         if c.snd_una >= c.recover {
             c.cwnd = c.ssthresh.min(c.flight_size().max(mss) + mss);
-            self.in_recovery = false;
+            self.fast.in_recovery = false;
             return AckVerdict::HOLD;
         }
         c.retransmit_head(now, RetxCause::Recovery);
@@ -61,5 +63,9 @@ impl NewReno {
         c.cwnd = c.cwnd.max(mss);
         let restart = std::mem::take(&mut self.first_partial);
         AckVerdict { grow: false, restart_timer: restart }
+    }
+
+    fn on_timeout(&mut self, _c: &mut Core, _cc: &mut AnyCc, _now: SimTime) {
+        self.fast.in_recovery = false;
     }
 }

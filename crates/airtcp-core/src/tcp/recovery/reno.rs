@@ -6,22 +6,29 @@
 //! A partial ACK therefore ends recovery with holes left, which leads to another fast retransmit
 //! (another halving) if three more duplicate ACKs come, or to a timeout otherwise.
 
-use super::super::cc::Cc;
+use super::super::cc::{AnyCc, CongestionControl};
 use super::super::metrics::RetxCause;
 use super::super::sender::Core;
-use super::AckVerdict;
+use super::{AckVerdict, LossRecovery, RecoveryAlgorithm};
 use crate::time::SimTime;
 
-/// Reno recovery state.
+/// Reno recovery state (also the fast retransmit / fast recovery inside [`super::newreno`]).
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Reno {
     /// In fast recovery.
     pub in_recovery: bool,
 }
 
-impl Reno {
-    /// A duplicate ACK.
-    pub fn on_dupack(&mut self, c: &mut Core, cc: &mut Cc, now: SimTime) {
+impl RecoveryAlgorithm for Reno {
+    const NAME: &'static str = "reno";
+}
+
+impl LossRecovery for Reno {
+    fn in_recovery(&self) -> bool {
+        self.in_recovery
+    }
+
+    fn on_dupack(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime) {
         if self.in_recovery {
             c.cwnd += c.mss as u64;
         } else if c.dupacks == c.p.dupthresh && !c.head_held() {
@@ -37,7 +44,7 @@ impl Reno {
     }
 
     /// A new ACK: deflate and leave recovery.
-    pub fn on_new_ack(&mut self, c: &mut Core) -> AckVerdict {
+    fn on_new_ack(&mut self, c: &mut Core, _cc: &mut AnyCc, _now: SimTime, _acked: u64) -> AckVerdict {
         if self.in_recovery {
             c.cwnd = c.ssthresh;
             self.in_recovery = false;
@@ -45,5 +52,9 @@ impl Reno {
         } else {
             AckVerdict::NORMAL
         }
+    }
+
+    fn on_timeout(&mut self, _c: &mut Core, _cc: &mut AnyCc, _now: SimTime) {
+        self.in_recovery = false;
     }
 }

@@ -13,10 +13,10 @@
 //! - Timeout (section 5.1): recovery ends; `RecoveryPoint = HighData` (kept in `Core::recover`);
 //!   the go-back-N resend skips SACKed segments unless `clear_sack_on_rto` (RFC 2018 section 8).
 
-use super::super::cc::Cc;
+use super::super::cc::{AnyCc, CongestionControl};
 use super::super::metrics::RetxCause;
 use super::super::sender::Core;
-use super::AckVerdict;
+use super::{AckVerdict, LossRecovery, RecoveryAlgorithm};
 use crate::time::SimTime;
 
 /// SACK recovery state.
@@ -35,9 +35,17 @@ enum Next {
     New(u32),
 }
 
-impl Sack {
-    /// A duplicate ACK.
-    pub fn on_dupack(&mut self, c: &mut Core, cc: &mut Cc, now: SimTime) {
+impl RecoveryAlgorithm for Sack {
+    const NAME: &'static str = "sack";
+    const NEEDS_SACK: bool = true;
+}
+
+impl LossRecovery for Sack {
+    fn in_recovery(&self) -> bool {
+        self.in_recovery
+    }
+
+    fn on_dupack(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime) {
         if self.in_recovery {
             return; // sending happens in `send`
         }
@@ -49,22 +57,8 @@ impl Sack {
         }
     }
 
-    fn enter(&mut self, c: &mut Core, cc: &mut Cc, now: SimTime) {
-        self.in_recovery = true;
-        self.recovery_point = c.snd_max;
-        c.recover = c.snd_max;
-        c.ssthresh = cc.ssthresh_after_loss(c, now);
-        c.cwnd = c.ssthresh;
-        c.stats.recoveries += 1;
-        c.ecn_recover = c.snd_max;
-        c.segs.clear_recovery_marks();
-        c.retransmit_head(now, RetxCause::FastRetransmit);
-        c.segs.get_mut(0).rexmit_in_recovery = true;
-        self.high_rxt = c.segs.get(0).end();
-    }
-
     /// A new cumulative ACK.
-    pub fn on_new_ack(&mut self, c: &mut Core) -> AckVerdict {
+    fn on_new_ack(&mut self, c: &mut Core, _cc: &mut AnyCc, _now: SimTime, _acked: u64) -> AckVerdict {
         if !self.in_recovery {
             return AckVerdict::NORMAL;
         }
@@ -77,12 +71,34 @@ impl Sack {
     }
 
     /// The retransmission timer expired.
-    pub fn on_timeout(&mut self, c: &mut Core) {
+    fn on_timeout(&mut self, c: &mut Core, _cc: &mut AnyCc, _now: SimTime) {
         self.in_recovery = false;
         c.segs.clear_recovery_marks();
         if c.p.clear_sack_on_rto {
             c.segs.clear_sacks();
         }
+    }
+
+    /// In recovery, RFC 6675's `NextSeg` loop; otherwise window-limited sending.
+    #[inline]
+    fn send(&mut self, c: &mut Core, _cc: &mut AnyCc, now: SimTime) {
+        if self.in_recovery { self.send_recovery(c, now) } else { c.send_standard(now) }
+    }
+}
+
+impl Sack {
+    fn enter(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime) {
+        self.in_recovery = true;
+        self.recovery_point = c.snd_max;
+        c.recover = c.snd_max;
+        c.ssthresh = cc.ssthresh_after_loss(c, now);
+        c.cwnd = c.ssthresh;
+        c.stats.recoveries += 1;
+        c.ecn_recover = c.snd_max;
+        c.segs.clear_recovery_marks();
+        c.retransmit_head(now, RetxCause::FastRetransmit);
+        c.segs.get_mut(0).rexmit_in_recovery = true;
+        self.high_rxt = c.segs.get(0).end();
     }
 
     /// `SetPipe` and `NextSeg` in one pass over the scoreboard.
@@ -115,7 +131,7 @@ impl Sack {
     }
 
     /// Sends while `cwnd - pipe >= 1 SMSS` (RFC 6675 step C).
-    pub fn send(&mut self, c: &mut Core, now: SimTime) {
+    fn send_recovery(&mut self, c: &mut Core, now: SimTime) {
         loop {
             let (pipe, next) = self.next_seg(c);
             if c.cwnd < pipe + c.mss as u64 {

@@ -3,18 +3,22 @@
 //! segment and resume with slow start and go-back-N from there. Further duplicate ACKs of the same
 //! episode are ignored. No fast recovery.
 
-use super::super::cc::Cc;
+use super::super::cc::{AnyCc, CongestionControl};
 use super::super::metrics::RetxCause;
 use super::super::sender::Core;
+use super::{LossRecovery, RecoveryAlgorithm};
 use crate::time::SimTime;
 
 /// Tahoe has no state of its own.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Tahoe;
 
-impl Tahoe {
-    /// A duplicate ACK.
-    pub fn on_dupack(&mut self, c: &mut Core, cc: &mut Cc, now: SimTime) {
+impl RecoveryAlgorithm for Tahoe {
+    const NAME: &'static str = "tahoe";
+}
+
+impl LossRecovery for Tahoe {
+    fn on_dupack(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime) {
         if c.dupacks != c.p.dupthresh || c.head_held() {
             c.limited_transmit(now);
             return;

@@ -11,10 +11,10 @@
 //! - after a timeout no episode starts until the data outstanding at the timeout is acknowledged
 //!   (ns-2 `bug_fix_`); the timeout itself sets `cwnd = 2 SMSS`.
 
-use super::super::cc::Cc;
+use super::super::cc::AnyCc;
 use super::super::metrics::RetxCause;
 use super::super::sender::Core;
-use super::AckVerdict;
+use super::{AckVerdict, LossRecovery, RecoveryAlgorithm};
 use crate::time::SimTime;
 
 /// Vegas recovery state.
@@ -27,16 +27,26 @@ pub struct VegasRecovery {
     after_timeout: bool,
 }
 
-fn expired(c: &Core, cc: &Cc, now: SimTime) -> bool {
-    match cc {
-        Cc::Vegas(v) if !c.segs.is_empty() => now - c.segs.get(0).last_sent >= v.fine_timeout(),
-        _ => false,
-    }
+fn expired(c: &Core, cc: &AnyCc, now: SimTime) -> bool {
+    // The controller is Vegas: `REQUIRES_CC`, checked by the validator and `TcpSender::new`.
+    let AnyCc::Vegas(v) = cc else { return false };
+    !c.segs.is_empty() && now - c.segs.get(0).last_sent >= v.fine_timeout()
 }
 
-impl VegasRecovery {
-    /// A duplicate ACK.
-    pub fn on_dupack(&mut self, c: &mut Core, cc: &mut Cc, now: SimTime) {
+impl RecoveryAlgorithm for VegasRecovery {
+    const NAME: &'static str = "vegas";
+    /// The fine-grained timeout and the "window reduced since" time live in the Vegas controller.
+    const REQUIRES_CC: Option<&'static str> = Some("vegas");
+    /// ns-2.35's Vegas agent handles duplicate ACKs itself.
+    const NS2_LIMITED_TRANSMIT: bool = false;
+}
+
+impl LossRecovery for VegasRecovery {
+    fn in_recovery(&self) -> bool {
+        self.in_recovery
+    }
+
+    fn on_dupack(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime) {
         if self.in_recovery {
             if c.dupacks > c.p.dupthresh {
                 c.cwnd += c.mss as u64;
@@ -55,7 +65,7 @@ impl VegasRecovery {
         let mss = c.mss as u64;
         let head = *c.segs.get(0);
         let retransmitted = head.sends > 1;
-        let Cc::Vegas(v) = cc else { return };
+        let AnyCc::Vegas(v) = cc else { return };
         v.back_off_fine(retransmitted);
         self.newcwnd = c.cwnd;
         if v.cwnd_changed_at.is_none_or(|t| t < head.last_sent) {
@@ -81,7 +91,7 @@ impl VegasRecovery {
     }
 
     /// A new cumulative ACK.
-    pub fn on_new_ack(&mut self, c: &mut Core, cc: &mut Cc, now: SimTime) -> AckVerdict {
+    fn on_new_ack(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime, _acked: u64) -> AckVerdict {
         let mut verdict = AckVerdict::NORMAL;
         if self.in_recovery {
             if c.cwnd > self.newcwnd {
@@ -103,7 +113,7 @@ impl VegasRecovery {
     }
 
     /// The retransmission timer expired.
-    pub fn on_timeout(&mut self) {
+    fn on_timeout(&mut self, _c: &mut Core, _cc: &mut AnyCc, _now: SimTime) {
         self.in_recovery = false;
         self.worried = 0;
         self.newcwnd = 0;

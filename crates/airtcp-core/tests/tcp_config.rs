@@ -1,0 +1,179 @@
+//! Scenario syntax for TCP congestion control and loss recovery: `variant` (the classic pairs),
+//! `cc = "name"` / `cc = { type = "name", ... }`, `recovery = "name"`, the flat per-controller
+//! keys of older scenarios, and every mistake reported at once with its field path, value and what
+//! is allowed.
+
+use airtcp_core::scenario::config::TransportConfig;
+use airtcp_core::scenario::validate;
+use airtcp_core::tcp::cc::veno::ReduceFrom;
+use airtcp_core::tcp::{CcParams, RecoveryKind, TcpParams, VegasParams, VenoParams, WestwoodParams};
+use airtcp_core::time::SimTime;
+
+/// A two-node scenario with one TCP bulk flow whose transport table gets `keys`.
+fn with_tcp(keys: &str) -> String {
+    format!(
+        "[simulation]\nduration = \"10s\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n\
+         [[links]]\na = \"a\"\nb = \"b\"\nrate = \"10Mbps\"\ndelay = \"10ms\"\n\
+         [[flows]]\nsrc = \"a\"\ndst = \"b\"\ntransport = {{ type = \"tcp\", {keys} }}\napp = {{ type = \"bulk\" }}\n"
+    )
+}
+
+fn params(keys: &str) -> TcpParams {
+    let cfg = validate(&with_tcp(keys), "<test>", None).unwrap_or_else(|e| panic!("{keys}: {e}"));
+    match cfg.flows[0].transport {
+        TransportConfig::Tcp(p) => p,
+        TransportConfig::Udp { .. } => unreachable!(),
+    }
+}
+
+#[test]
+fn accepted_forms() {
+    let vegas = |alpha, beta, gamma, ns2| CcParams::Vegas(VegasParams { alpha, beta, gamma, ns2_arithmetic: ns2 });
+    let cases: Vec<(&str, CcParams, RecoveryKind, &str)> = vec![
+        ("", CcParams::default_for("aimd", false).unwrap(), RecoveryKind::NewReno, "newreno"),
+        ("variant = \"tahoe\"", CcParams::default_for("aimd", false).unwrap(), RecoveryKind::Tahoe, "tahoe"),
+        ("variant = \"vegas\"", vegas(1, 3, 1, false), RecoveryKind::Vegas, "vegas"),
+        ("variant = \"vegas\", preset = \"ns2\"", vegas(1, 3, 1, true), RecoveryKind::Vegas, "vegas"),
+        ("variant = \"vegas\", vegas_alpha = 2, vegas_beta = 4", vegas(2, 4, 1, false), RecoveryKind::Vegas, "vegas"),
+        ("cc = \"vegas\"", vegas(1, 3, 1, false), RecoveryKind::Vegas, "vegas"),
+        ("cc = \"vegas\", vegas_gamma = 2", vegas(1, 3, 2, false), RecoveryKind::Vegas, "vegas"),
+        ("cc = { type = \"vegas\", alpha = 2, beta = 5, gamma = 0 }", vegas(2, 5, 0, false), RecoveryKind::Vegas, "vegas"),
+        ("cc = \"vegas\", recovery = \"vegas\"", vegas(1, 3, 1, false), RecoveryKind::Vegas, "vegas"),
+        (
+            "variant = \"westwood\", westwood_gain = 0.8",
+            CcParams::Westwood(WestwoodParams { gain: 0.8, min_interval: SimTime::ZERO }),
+            RecoveryKind::NewReno,
+            "westwood",
+        ),
+        (
+            "cc = { type = \"westwood\", min_interval = \"50ms\" }, recovery = \"sack\"",
+            CcParams::Westwood(WestwoodParams { gain: 0.9, min_interval: SimTime::from_millis(50) }),
+            RecoveryKind::Sack,
+            "westwood+sack",
+        ),
+        ("cc = \"veno\"", CcParams::Veno(VenoParams::default()), RecoveryKind::NewReno, "veno"),
+        (
+            "cc = { type = \"veno\", beta = 2, reduce_from = \"flight\" }, recovery = \"reno\"",
+            CcParams::Veno(VenoParams { beta: 2, reduce_from: ReduceFrom::Flight }),
+            RecoveryKind::Reno,
+            "veno+reno",
+        ),
+        ("recovery = \"sack\"", CcParams::default_for("aimd", false).unwrap(), RecoveryKind::Sack, "sack"),
+        ("cc = \"aimd\", recovery = \"reno\"", CcParams::default_for("aimd", false).unwrap(), RecoveryKind::Reno, "reno"),
+    ];
+    for (keys, cc, recovery, name) in cases {
+        let p = params(keys);
+        assert_eq!((p.cc, p.recovery), (cc, recovery), "{keys}");
+        assert_eq!(p.variant_name(), name, "{keys}");
+        assert_eq!(p.sack, recovery == RecoveryKind::Sack, "{keys}: SACK option follows the recovery");
+    }
+}
+
+/// `variant = "x"` and the equivalent `cc` / `recovery` pair configure the same connection.
+#[test]
+fn variant_is_the_shorthand_for_its_pair() {
+    for (variant, pair) in [
+        ("tahoe", "recovery = \"tahoe\""),
+        ("reno", "cc = \"aimd\", recovery = \"reno\""),
+        ("newreno", "recovery = \"newreno\""),
+        ("sack", "recovery = \"sack\""),
+        ("vegas", "cc = \"vegas\", recovery = \"vegas\""),
+        ("westwood", "cc = \"westwood\""),
+    ] {
+        for preset in ["rfc", "ns2"] {
+            let a = params(&format!("variant = \"{variant}\", preset = \"{preset}\""));
+            let b = params(&format!("{pair}, preset = \"{preset}\""));
+            assert_eq!(a, b, "{variant} / {pair} ({preset})");
+        }
+    }
+}
+
+/// (case, transport keys, expected path below `flows[0].transport`, expected fragments of the
+/// message)
+fn cases() -> Vec<(&'static str, &'static str, &'static str, Vec<&'static str>)> {
+    vec![
+        ("variant with cc", "variant = \"reno\", cc = \"veno\"", "variant", vec!["\"reno\"", "shorthand", "not both"]),
+        ("variant with recovery", "variant = \"vegas\", recovery = \"sack\"", "variant", vec!["not both"]),
+        ("unknown cc", "cc = \"cubic\"", "cc", vec!["\"cubic\"", "allowed controllers", "\"aimd\"", "\"veno\""]),
+        ("unknown cc type", "cc = { type = \"bbr\" }", "cc.type", vec!["\"bbr\"", "\"vegas\""]),
+        ("cc table without type", "cc = { beta = 3 }", "cc.type", vec!["required", "\"veno\""]),
+        ("cc of the wrong type", "cc = 3", "cc", vec!["3", "name or a table"]),
+        (
+            "unknown cc parameter",
+            "cc = { type = \"veno\", alpha = 2 }",
+            "cc.alpha",
+            vec!["unknown field `alpha`", "`beta`", "`reduce_from`"],
+        ),
+        ("veno beta range", "cc = { type = \"veno\", beta = -1 }", "cc.beta", vec!["-1", "0 to 1000 segments"]),
+        ("veno beta type", "cc = { type = \"veno\", beta = \"3\" }", "cc.beta", vec!["\"3\"", "integer"]),
+        (
+            "veno reduce_from",
+            "cc = { type = \"veno\", reduce_from = \"ssthresh\" }",
+            "cc.reduce_from",
+            vec!["\"ssthresh\"", "\"window\"", "\"flight\""],
+        ),
+        (
+            "vegas table alpha above beta",
+            "cc = { type = \"vegas\", alpha = 4, beta = 2 }",
+            "cc.alpha",
+            vec!["4 (beta 2)", "alpha <= beta"],
+        ),
+        ("westwood gain in a table", "cc = { type = \"westwood\", gain = 1.5 }", "cc.gain", vec!["1.5", "[0, 1)"]),
+        ("westwood interval unit", "cc = { type = \"westwood\", min_interval = 50 }", "cc.min_interval", vec!["bare number"]),
+        (
+            "flat key beside a cc table",
+            "cc = { type = \"vegas\" }, vegas_alpha = 2",
+            "vegas_alpha",
+            vec!["inside cc = { type = \"vegas\""],
+        ),
+        (
+            "flat key of another controller",
+            "cc = \"veno\", westwood_gain = 0.5",
+            "westwood_gain",
+            vec!["applies only to variant \"westwood\""],
+        ),
+        ("unknown recovery", "recovery = \"esack\"", "recovery", vec!["\"esack\"", "\"newreno\"", "\"tahoe\""]),
+        (
+            "vegas recovery without vegas cc",
+            "cc = \"veno\", recovery = \"vegas\"",
+            "recovery",
+            vec!["\"vegas\" (cc \"veno\")", "works only with cc \"vegas\""],
+        ),
+        ("sack recovery without sack", "recovery = \"sack\", sack = false", "sack", vec!["needs the SACK option"]),
+    ]
+}
+
+#[test]
+fn each_mistake_is_reported_with_path_value_and_allowed() {
+    let mut failures = vec![];
+    for (name, keys, path, fragments) in cases() {
+        let path = format!("flows[0].transport.{path}");
+        match validate(&with_tcp(keys), "<test>", None) {
+            Ok(_) => failures.push(format!("{name}: accepted")),
+            Err(e) => {
+                let Some(hit) = e.errors.iter().find(|f| f.path == path) else {
+                    failures.push(format!("{name}: no error at {path}: {e}"));
+                    continue;
+                };
+                let text = hit.to_string();
+                for f in fragments {
+                    if !text.contains(f) {
+                        failures.push(format!("{name}: {text:?} lacks {f:?}"));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn all_tcp_mistakes_at_once() {
+    let keys = "cc = { type = \"veno\", beta = -1, reduce_from = \"x\", foo = 1 }, recovery = \"esack\", dupthresh = 0";
+    let e = validate(&with_tcp(keys), "<test>", None).unwrap_err();
+    let paths: Vec<&str> = e.errors.iter().map(|f| f.path.as_str()).collect();
+    for p in ["cc.beta", "cc.reduce_from", "cc.foo", "recovery", "dupthresh"] {
+        let p = format!("flows[0].transport.{p}");
+        assert!(paths.contains(&p.as_str()), "{p} missing from {paths:?}");
+    }
+}
