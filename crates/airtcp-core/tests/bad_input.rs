@@ -1,6 +1,8 @@
 //! Malformed scenarios: each must give a clear, specific message naming the field path, the bad
 //! value where there is one, and what is allowed — never a panic.
 
+mod common;
+
 use airtcp_core::scenario::validate;
 
 /// A valid base: two nodes, one link, one flow. Cases replace parts of it.
@@ -503,28 +505,7 @@ fn cases() -> Vec<(&'static str, String, &'static str, Vec<&'static str>)> {
 fn every_malformed_scenario_gets_a_specific_message() {
     let all = cases();
     assert!(all.len() >= 15);
-    let mut failures = vec![];
-    for (case, text, path, fragments) in all {
-        let err = match validate(&text, "case.toml", None) {
-            Ok(_) => {
-                failures.push(format!("case {case:?}: accepted a malformed scenario"));
-                continue;
-            }
-            Err(e) => e,
-        };
-        let Some(hit) = err.errors.iter().find(|e| e.path == path) else {
-            failures.push(format!("case {case:?}: no error at path {path:?}; got:\n{err}"));
-            continue;
-        };
-        let line = format!("{hit}");
-        for frag in fragments {
-            if !line.contains(frag) {
-                failures.push(format!("case {case:?}: message {line:?} lacks {frag:?}"));
-            }
-        }
-        assert!(err.to_string().starts_with("case.toml: "), "case {case:?}: the file is named");
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::assert_error_cases(all.into_iter().map(|(c, t, p, f)| (c, t, p.to_string(), f)));
 }
 
 #[test]

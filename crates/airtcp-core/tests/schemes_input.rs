@@ -1,6 +1,8 @@
 //! Mistakes in `[[schemes]]` get a clear message naming the field path, the bad value and what is
 //! allowed — every mistake at once.
 
+mod common;
+
 use airtcp_core::scenario::validate;
 
 const BASE: &str = "[simulation]\nduration = \"10s\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n\
@@ -98,27 +100,7 @@ fn cases() -> Vec<(&'static str, String, &'static str, Vec<&'static str>)> {
 
 #[test]
 fn every_scheme_mistake_gets_a_specific_message() {
-    let mut failures = vec![];
-    for (case, text, path, fragments) in cases() {
-        let err = match validate(&text, "case.toml", None) {
-            Ok(_) => {
-                failures.push(format!("case {case:?}: accepted"));
-                continue;
-            }
-            Err(e) => e,
-        };
-        let Some(hit) = err.errors.iter().find(|e| e.path == path) else {
-            failures.push(format!("case {case:?}: no error at {path:?}; got:\n{err}"));
-            continue;
-        };
-        let line = format!("{hit}");
-        for frag in fragments {
-            if !line.contains(frag) {
-                failures.push(format!("case {case:?}: message {line:?} lacks {frag:?}"));
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::assert_error_cases(cases().into_iter().map(|(c, t, p, f)| (c, t, p.to_string(), f)));
 }
 
 #[test]

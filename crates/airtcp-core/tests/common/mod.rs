@@ -55,3 +55,33 @@ pub fn wifi_chain(hops: usize, spacing: f64, wireless: &str, rate: &str, payload
     );
     s
 }
+
+/// Validates each malformed scenario `(case, text, path, fragments)` as `case.toml` and panics
+/// listing every case that was accepted, has no error at `path`, or whose message there lacks one
+/// of `fragments` (each error must also name the file).
+pub fn assert_error_cases<'a>(cases: impl IntoIterator<Item = (&'a str, String, String, Vec<&'a str>)>) {
+    let mut failures = vec![];
+    for (case, text, path, fragments) in cases {
+        let err = match validate(&text, "case.toml", None) {
+            Ok(_) => {
+                failures.push(format!("case {case:?}: accepted a malformed scenario"));
+                continue;
+            }
+            Err(e) => e,
+        };
+        let Some(hit) = err.errors.iter().find(|e| e.path == path) else {
+            failures.push(format!("case {case:?}: no error at path {path:?}; got:\n{err}"));
+            continue;
+        };
+        let line = format!("{hit}");
+        for frag in fragments {
+            if !line.contains(frag) {
+                failures.push(format!("case {case:?}: message {line:?} lacks {frag:?}"));
+            }
+        }
+        if !err.to_string().starts_with("case.toml: ") {
+            failures.push(format!("case {case:?}: the file is not named"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
