@@ -1,5 +1,6 @@
-"""PNG plots (matplotlib, Agg backend): curves with 95% CI error bars and bar charts, with the
-published values and analytical curves overlaid."""
+"""Plots: curves with 95% CI error bars and bar charts, with the published values and analytical
+curves overlaid. :func:`plot_figure` writes a PNG without pyplot (so it works on servers and never
+changes a notebook's backend); :func:`draw_figure` draws on any axes (``SweepResult.plot``)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,9 @@ import math
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")  # files only: no display needed (servers, CI)
-
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure as MplFigure
 
 from ..quantities import choose_scale, domain_low, metric_info
 from .data import ExperimentRecord
@@ -104,10 +101,20 @@ def _dodge(xs: Any, k: int, log: bool) -> Any:
 
 
 def plot_figure(spec: dict, exp: ExperimentRecord, comparisons: pd.DataFrame, path: Path) -> Path:
-    """Draws one figure to ``path`` (PNG) and returns it. The y axis is in the metric's unit with an
-    engineering prefix chosen from the data (``goodput (Mb/s)``); the legend sits beside the plot,
-    never over the data."""
-    fig, ax = plt.subplots(figsize=(7.4, 4.2), dpi=110)
+    """Draws one figure to ``path`` (PNG) and returns it (see :func:`draw_figure`)."""
+    fig = MplFigure(figsize=(7.4, 4.2), dpi=110)  # no pyplot: any backend, no global state
+    draw_figure(fig.subplots(), spec, exp, comparisons)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png", bbox_inches="tight")
+    return path
+
+
+def draw_figure(ax: Any, spec: dict, exp: Any, comparisons: pd.DataFrame | None = None) -> Any:
+    """Draws one figure on the matplotlib axes ``ax``: ``spec["y"]`` (or the metrics ``spec["ys"]``,
+    overlaid) against ``spec["x"]``, one series per value of ``spec["series"]``, mean and 95% CI.
+    The y axis is in the metric's unit with an engineering prefix chosen from the data
+    (``goodput (Mb/s)``); the legend sits beside the axes, never over the data. ``exp`` has
+    ``aggregate``, ``labels`` and ``label(name)`` (an :class:`ExperimentRecord`)."""
     agg = exp.aggregate
     groups = _series(agg, spec, exp.label)
     ys = spec.get("ys") or [spec["y"]]
@@ -196,7 +203,4 @@ def plot_figure(spec: dict, exp: ExperimentRecord, comparisons: pd.DataFrame, pa
     handles, _ = ax.get_legend_handles_labels()
     if len(handles) > 1 or spec.get("series") is not None or len(ys) > 1:
         ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, frameon=False)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, format="png", bbox_inches="tight")
-    plt.close(fig)
-    return path
+    return ax
