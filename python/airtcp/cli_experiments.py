@@ -298,6 +298,16 @@ def _existing_store(args: argparse.Namespace) -> Path:
 def _cmd_store_export(args: argparse.Namespace, out: Console) -> int:
     from .store import Store
 
+    if args.parquet:
+        import importlib.util
+
+        from .store import StoreError
+
+        if importlib.util.find_spec("pyarrow") is None:
+            raise StoreError(
+                "--parquet needs pyarrow, which is not installed; install it with: pip install 'airtcp[parquet]' "
+                "(or export --csv, which needs nothing more)"
+            )
     path = _existing_store(args)
     target = Path(args.csv or args.parquet)
     with Store(path) as st:
