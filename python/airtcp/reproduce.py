@@ -10,6 +10,7 @@ import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .executors import Executor, make_executor
 from .report import write_report
@@ -60,6 +61,21 @@ def _provenance(results: Sequence[SweepResult], batch_wall: float, store: Store 
     }
 
 
+def _labels_with_units(e: Any) -> dict[str, str]:
+    """The experiment's labels, with the unit of each metric given by a name (``"flows.f.goodput_bps"``
+    is b/s) appended when its label does not state one: tables and axes then show the unit."""
+    from .quantities import metric_info
+
+    labels = dict(e.labels)
+    for name, spec in dict(e.metrics).items():
+        if not isinstance(spec, str):
+            continue
+        unit = metric_info(spec).unit
+        if unit and not metric_info(name, labels.get(name)).unit:
+            labels[name] = f"{labels.get(name, name)} ({unit})"
+    return labels
+
+
 def study_record(
     study: Study, mode: str, results: dict[str, SweepResult], batch_wall: float, store: Store | None
 ) -> StudyRecord:
@@ -70,7 +86,10 @@ def study_record(
         tolerances = {p.id: resolve(p.tolerance, mode) for p in study.published}
         comparisons["tolerance_abs"] = [float(tolerances[i].abs) for i in comparisons["id"]]
         comparisons["tolerance_rel"] = [float(tolerances[i].rel) for i in comparisons["id"]]
-    exps = [experiment_record(e.name, e.title, e.description, e.labels, results[e.name]) for e in study.experiments]
+    exps = [
+        experiment_record(e.name, e.title, e.description, _labels_with_units(e), results[e.name])
+        for e in study.experiments
+    ]
     return StudyRecord(
         study.name,
         study.title,
