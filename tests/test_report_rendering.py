@@ -43,6 +43,7 @@ def test_cis_of_nonnegative_quantities_are_clipped_at_zero():
 def test_ranges_and_tolerances_cannot_be_misread():
     assert fmt_range(0.0, math.inf) == "≥ 0" and fmt_range(-math.inf, 0.5) == "≤ 0.5"
     assert fmt_range(200.0, 230.0, "kb/s") == "200–230 kb/s" and fmt_range(5.0, 5.0, "ms") == "5 ms"
+    assert fmt_range(-1.0, -0.5) == "−1 to −0.5" and fmt_range(-0.05, 0.05) == "−0.05 to 0.05"
     assert fmt_tolerance(0.5, 0.0, "%") == "±0.5 pp"  # percentage points, never "±0.5%"
     assert fmt_tolerance(0.0, 0.08, "kb/s", 115.0) == "±8 % rel. (= ±115 kb/s)"
     assert fmt_tolerance(45.0, 0.45, "kb/s") == "larger of ±45 kb/s, ±45 % rel."

@@ -171,7 +171,8 @@ def fmt_ci(
 
 
 def fmt_range(low: Any, high: Any, unit: str | None = "", scale: Scale | None = None) -> str:
-    """A published value or range: ``5 kb/s``, ``200–230 kb/s``, ``≥ 0.5``, ``≤ 0``, ``any``."""
+    """A published value or range: ``5 kb/s``, ``200–230 kb/s``, ``−1 to −0.5``, ``≥ 0.5``, ``≤ 0``,
+    ``any``."""
     lo, hi = float(low), float(high)
     s = scale or choose_scale([lo, hi], unit)
     if lo == hi:
@@ -182,7 +183,8 @@ def fmt_range(low: Any, high: Any, unit: str | None = "", scale: Scale | None = 
         return f"≥ {fmt_quantity(lo, unit, scale=s)}"
     if math.isinf(lo):
         return f"≤ {fmt_quantity(hi, unit, scale=s)}"
-    return f"{fmt_number(lo / s.factor)}–{fmt_number(hi / s.factor)}{s.suffix()}"
+    sep = " to " if lo < 0 or hi < 0 else "–"  # "−1 to −0.5", never "−1–−0.5"
+    return f"{fmt_number(lo / s.factor)}{sep}{fmt_number(hi / s.factor)}{s.suffix()}"
 
 
 def domain_low(unit: str | None) -> float | None:
@@ -257,6 +259,9 @@ _SUFFIX_UNITS: list[tuple[str, str]] = [
     ("_packets", "pkt"),
     ("_s", "s"),
 ]
+# other units a label may end with; spelled-out forms map to their symbol
+_OTHER_UNITS = {"pp", "dB", "dBm", "m", "points"}
+_UNIT_ALIASES = {"percentage points": "pp", "bytes": "B", "seconds": "s", "packet": "packets"}
 _UNIT_IN_LABEL = re.compile(r"^(?P<label>.*?)\s*\((?P<unit>[^()]+)\)\s*$")
 
 
@@ -280,8 +285,9 @@ def metric_info(name: str, label: str | None = None) -> MetricInfo:
     text = words.replace("_", " ")
     if label:
         m = _UNIT_IN_LABEL.match(label)
-        if m and (m.group("unit") in _SCALED or m.group("unit") in _NONNEGATIVE):
-            text, unit = m.group("label"), m.group("unit")
+        given = _UNIT_ALIASES.get(m.group("unit"), m.group("unit")) if m else ""
+        if m and (given in _SCALED or given in _NONNEGATIVE or given in _OTHER_UNITS):
+            text, unit = m.group("label"), given
         else:
             text = label
     return MetricInfo(text, unit, owner, domain_low(unit) is not None)
