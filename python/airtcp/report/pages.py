@@ -226,7 +226,8 @@ def _block_md(b: Block) -> str:
     if isinstance(b, Para):
         return f"*{b.text}*" if b.css == "source" else b.text
     if isinstance(b, Prose):
-        return b.text.strip()
+        text = b.text.strip()
+        return f"*{text}*" if b.css == "source" and "\n\n" not in text and "*" not in text else text
     if isinstance(b, Links):
         return " · ".join(f"[{t}]({_md_href(h)})" for t, h in b.items if not h.endswith("index.md"))
     if isinstance(b, Image):
