@@ -41,6 +41,8 @@ def test_sweep_prints_ci_table_writes_report_and_store_exports(example_path, tmp
     assert " Mb/s" in p.stdout and " %" in p.stdout and "e+0" not in p.stdout
     assert "4 runs (4 computed, 0 from the store)" in p.stdout
     assert p.stdout.strip().endswith(str(tmp_path / "out" / "index.html"))
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert "<title>airtcp: sweeps</title>" in index and "within tolerance" not in index
     runs = pd.read_csv(tmp_path / "out" / "example" / "data" / "sweep-runs.csv")
     assert list(runs.columns[-2:]) == ["flows.video.goodput_bps", "flows.bursty.loss_pct"] and len(runs) == 4
 
