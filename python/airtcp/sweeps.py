@@ -78,6 +78,22 @@ def canonical_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
+def _same_numbers(data: Any) -> Any:
+    """``data`` with whole floats written as integers (``0.0`` -> ``0``): the core reads both the
+    same, so ``p = 0`` from the command line and ``p=0.0`` from Python are the same run in the store.
+
+    >>> canonical_json(_same_numbers({"p": 0.0, "q": [2.0, 0.5], "r": True}))
+    '{"p":0,"q":[2,0.5],"r":true}'
+    """
+    if isinstance(data, dict):
+        return {k: _same_numbers(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_same_numbers(v) for v in data]
+    if isinstance(data, float) and data.is_integer() and abs(data) < 2**53:
+        return int(data)
+    return data
+
+
 def _referenced_files(data: Any, base_dir: Path | None) -> dict[str, str]:
     """sha256 of every file a scenario names (``file = "..."`` keys, e.g. loss traces)."""
     found: dict[str, str] = {}
@@ -275,7 +291,7 @@ def plan(sw: Sweep, version: str | None = None) -> _Planned:
             seed = sw.effective_seed(sc)
             data = sc.to_dict()
             data.get("simulation", {}).pop("seed", None)
-            canonical = canonical_json(data)
+            canonical = canonical_json(_same_numbers(data))
             text, source, base = Scenario.from_dict(data, base_dir=sc.base_dir, source=sc.source)._core_args()
             try:
                 _core.check(text, source, base)
