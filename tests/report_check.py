@@ -1,4 +1,5 @@
-"""Checks of a written report: HTML that parses with balanced tags, links only to files that exist,
+"""Checks of a written report: HTML that parses with balanced tags, links only to files that exist
+(or to elements of the same page),
 and PNG files that are valid, decodable and not blank. Used by the tests (and usable by hand:
 ``python tests/report_check.py reports``)."""
 
@@ -20,6 +21,7 @@ class _Checker(HTMLParser):
         self.stack: list[str] = []
         self.problems: list[str] = []
         self.refs: list[str] = []
+        self.ids: set[str] = set()
         self.saw_doctype = False
 
     def handle_decl(self, decl: str) -> None:
@@ -29,6 +31,8 @@ class _Checker(HTMLParser):
         for name, value in attrs:
             if name in ("href", "src") and value is not None:
                 self.refs.append(value)
+            if name == "id" and value:
+                self.ids.add(value)
         if tag not in VOID:
             self.stack.append(tag)
 
@@ -59,6 +63,8 @@ def check_html(path: Path) -> tuple[list[str], list[Path]]:
     files = []
     for ref in c.refs:
         url = urlparse(ref)
+        if ref.startswith("#") and ref[1:] in c.ids:
+            continue  # a link within the page, to an element that exists
         if url.scheme or url.netloc or ref.startswith("#"):
             problems.append(f"{path}: external or fragment reference {ref!r}")
             continue

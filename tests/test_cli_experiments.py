@@ -31,12 +31,18 @@ def test_sweep_prints_ci_table_writes_report_and_store_exports(example_path, tmp
     p = cli(
         "sweep", str(example_path), "--param", "flows.video.app.rate=2Mbps,4Mbps", "--param", "simulation.duration=3s",
         "--reps", "2", "-m", "flows.video.goodput_bps", "-m", "flows.bursty.loss_pct", "-j", "1",
-        "--store", str(store), "--out", str(tmp_path / "out"),
+        "--store", str(store), "--out", str(tmp_path / "out"), "--name", "example",
+        "--label", "flows.video.app.rate=video rate",
     )  # fmt: skip
     assert p.returncode == 0, p.stderr
-    assert "mean ± 95% CI over 2 replications" in p.stdout and "flows.bursty.loss_pct" in p.stdout
+    assert "Sweep example: mean ± 95% CI over 2 replications" in p.stdout
+    # metric columns named from the registry, values with their units and prefixes, labels used
+    assert "bursty loss" in p.stdout and "video goodput" in p.stdout and "video rate" in p.stdout
+    assert " Mb/s" in p.stdout and " %" in p.stdout and "e+0" not in p.stdout
     assert "4 runs (4 computed, 0 from the store)" in p.stdout
     assert p.stdout.strip().endswith(str(tmp_path / "out" / "index.html"))
+    index = (tmp_path / "out" / "index.html").read_text()
+    assert "<title>airtcp: sweeps</title>" in index and "within tolerance" not in index
     runs = pd.read_csv(tmp_path / "out" / "example" / "data" / "sweep-runs.csv")
     assert list(runs.columns[-2:]) == ["flows.video.goodput_bps", "flows.bursty.loss_pct"] and len(runs) == 4
 
@@ -53,6 +59,17 @@ def test_sweep_prints_ci_table_writes_report_and_store_exports(example_path, tmp
     assert len(pd.read_parquet(parquet)) == 4
     info = cli("store", "info", "--store", str(store))
     assert "4 runs" in info.stdout and "sweep example" in info.stdout
+
+    # Without --name, a sweep is named after the scenario and its grid: a second, different sweep of
+    # the same scenario keeps the first one's membership in the store.
+    for rates in ("2Mbps,4Mbps", "2Mbps"):
+        p = cli(
+            "sweep", str(example_path), "--param", f"flows.video.app.rate={rates}",
+            "--param", "simulation.duration=3s", "-m", "flows.video.goodput_bps", "-j", "1", "--store", str(store),
+        )  # fmt: skip
+        assert p.returncode == 0, p.stderr
+    names = [line.split()[-1] for line in cli("store", "info", "--store", str(store)).stdout.splitlines()[1:]]
+    assert len(names) == 3 and names[0] == "example" and all(n.startswith("example-") for n in names[1:]), names
 
 
 BAD_SWEEPS = [

@@ -29,6 +29,8 @@ def _sweep_cmd(scenario, store, out):
         *AIRTCP,
         "sweep",
         str(scenario),
+        "--name",
+        "example",
         "--param",
         "flows.video.app.rate=2Mbps,4Mbps,6Mbps",
         "--param",

@@ -97,6 +97,14 @@ def test_canonical_hash_ignores_key_order_and_the_seed_but_not_values():
     assert keys(d) != keys(a)
 
 
+def test_whole_floats_and_integers_are_the_same_run():
+    # p = 0 from the command line (a TOML integer) and p=0.0 from Python: one run in the store
+    a = plan(Sweep(small(), {"links.wl.loss.p": [0]})).keys[0][0]
+    b = plan(Sweep(small(), {"links.wl.loss.p": [0.0]})).keys[0][0]
+    c = plan(Sweep(small(), {"links.wl.loss.p": [0.01]})).keys[0][0]
+    assert a == b and a != c
+
+
 def test_trace_file_contents_are_part_of_the_key(tmp_path):
     trace = tmp_path / "loss.txt"
     trace.write_text("1 0 0 0\n")

@@ -7,6 +7,8 @@
     airtcp report DIR
     airtcp store export --csv FILE | --parquet FILE
     airtcp store info
+    airtcp list [presets|variants|losses|apps|schemes|studies|queues|phys|tcp_presets]
+    airtcp completion bash
 
 User mistakes (an invalid scenario, a missing file, a bad option) print a clear message and exit
 with status 2, never a traceback.
@@ -19,9 +21,11 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 from . import __version__
 from .errors import ScenarioError, UserError
+from .registry import LISTS
 from .run import run
 from .scenario import Scenario
 from .tables import flows_table, links_table, summary_line, tcp_table
@@ -66,26 +70,80 @@ def _cmd_validate(args: argparse.Namespace, out: Console) -> int:
     return EXIT_USAGE if failed else 0
 
 
+def _cmd_list(args: argparse.Namespace, out: Console) -> int:
+    from .registry import DESCRIPTIONS, names
+
+    if args.what:
+        for n in names(args.what):
+            print(n)
+        return 0
+    for kind in LISTS:
+        out.print(f"[bold]{kind}[/bold]: {escape(DESCRIPTIONS[kind])}")
+        out.print("  " + ", ".join(names(kind)))
+    return 0
+
+
+def _cmd_completion(args: argparse.Namespace, out: Console) -> int:
+    from .completion import bash_script
+
+    print(bash_script(build_parser()))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import cli_experiments
 
     """The argument parser (subcommands register here)."""
-    p = argparse.ArgumentParser(prog="airtcp", description="Packet-level simulator for TCP/UDP over lossy networks.")
+    p = argparse.ArgumentParser(
+        prog="airtcp",
+        description="Packet-level simulator for TCP/UDP over lossy networks: run and validate scenarios, sweep "
+        "parameters with confidence intervals, reproduce published studies, export results.",
+    )
     p.add_argument("--version", action="version", version=f"airtcp {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
-    r = sub.add_parser("run", help="run one scenario and print its results")
+    r = sub.add_parser(
+        "run",
+        help="run one scenario and print its results",
+        description="Runs one scenario file (TOML) with a progress bar and prints a summary line and the tables "
+        "of flows (goodput, delay, jitter, loss), TCP connections and links; --out also writes every result "
+        "(.json) or the flow table (.csv). The same scenario and seed always give the same numbers.",
+    )
     r.add_argument("file", help="scenario file (TOML)")
     r.add_argument("--seed", type=int, help="override the scenario's master seed")
     r.add_argument("--replication", type=int, default=0, help="replication index (independent random streams)")
     r.add_argument("--out", help="also write results to a .json (everything) or .csv (flow table) file")
     r.set_defaults(handler=_cmd_run)
 
-    v = sub.add_parser("validate", help="check scenario files and list every problem")
+    v = sub.add_parser(
+        "validate",
+        help="check scenario files and list every problem",
+        description="Checks scenario files without running them: every mistake is reported at once, with the "
+        "file, the field path, the bad value and what is allowed (exit status 2 if any file has one).",
+    )
     v.add_argument("files", nargs="+", help="scenario files (TOML)")
     v.set_defaults(handler=_cmd_validate)
 
     cli_experiments.register(sub)
+
+    ls = sub.add_parser(
+        "list",
+        help="list what scenarios and commands accept: presets, variants, losses, apps, schemes, studies",
+        description="Prints the names the simulator accepts, taken from the core itself (its constants, or its "
+        "validator's answers), so the lists are exactly what validation allows. Without WHAT, every list with "
+        "a description; with WHAT, one name per line (for scripts).",
+    )
+    ls.add_argument("what", nargs="?", choices=LISTS, metavar="WHAT", help=f"one list: {', '.join(LISTS)}")
+    ls.set_defaults(handler=_cmd_list)
+
+    comp = sub.add_parser(
+        "completion",
+        help="print a shell completion script (bash)",
+        description="Prints a bash completion script for airtcp (subcommands, options, list names, study "
+        'names, files). Enable it with:  eval "$(airtcp completion bash)"  (e.g. in ~/.bashrc).',
+    )
+    comp.add_argument("shell", choices=("bash",), help="the shell (bash)")
+    comp.set_defaults(handler=_cmd_completion)
     return p
 
 

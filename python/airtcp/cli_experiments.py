@@ -96,26 +96,55 @@ def _shown_metrics(result: Any, requested: list[str] | None) -> list[str]:
     return preferred or list(result.metrics)[:4]
 
 
-def _sweep_table(result: Any, shown: list[str]) -> Table:
-    from .report.pages import fmt, fmt_ci
+def _sweep_table(result: Any, shown: list[str], labels: dict[str, str] | None = None) -> Table:
+    from .quantities import choose_scale, domain_low, fmt_ci, fmt_number, metric_info
 
+    labels = labels or {}
     t = Table(
         title=f"Sweep {result.name}: mean ± 95% CI over {result.provenance['replications']} replications",
         title_justify="left",
     )
     for p in result.params:
-        t.add_column(p)
-    for m in shown:
-        t.add_column(m, justify="right")
+        t.add_column(labels.get(p, p))
     agg = result.aggregate
+    infos = {m: metric_info(m, labels.get(m)) for m in shown}
+    scales = {m: choose_scale(agg.loc[agg["metric"] == m, "mean"], infos[m].unit) for m in shown}
+    for m in shown:
+        info = infos[m]
+        head = labels.get(m) or (f"{info.flow} {info.label}" if info.flow else info.label)
+        t.add_column(head, justify="right")
     for _point, g in agg.groupby("point", sort=True):
         first = g.iloc[0]
-        row = [fmt(first[p]) for p in result.params]
+        row = [fmt_number(first[p]) for p in result.params]
         for m in shown:
             s = g[g["metric"] == m].iloc[0]
-            row.append(fmt_ci(s["mean"], s["ci95"]))
+            row.append(fmt_ci(s["mean"], s["ci95"], infos[m].unit, domain_low(infos[m].unit), scales[m]))
         t.add_row(*row)
     return t
+
+
+def _pairs(options: list[str] | None, flag: str) -> dict[str, str]:
+    """``NAME=TEXT`` options as a dict."""
+    from .sweeps import SweepError
+
+    out: dict[str, str] = {}
+    for option in options or []:
+        name, sep, text = option.partition("=")
+        if not sep or not name.strip() or not text.strip():
+            raise SweepError(f"{flag} {option!r}: expected NAME=TEXT, e.g. {flag} flows.dl1.goodput_bps='downlink'")
+        out[name.strip()] = text.strip()
+    return out
+
+
+def default_sweep_name(scenario_name: str, params: dict[str, list], reps: int, seed: int | None) -> str:
+    """The store name of a CLI sweep without ``--name``: the scenario's name and a short hash of the
+    grid, replications and seed, so the same command resumes its own sweep and a different sweep
+    of the same scenario never replaces its membership in the store."""
+    import hashlib
+    import json
+
+    text = json.dumps({"params": params, "reps": reps, "seed": seed}, sort_keys=True, default=str)
+    return f"{scenario_name}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
 
 
 def _cmd_sweep(args: argparse.Namespace, out: Console) -> int:
@@ -132,7 +161,10 @@ def _cmd_sweep(args: argparse.Namespace, out: Console) -> int:
         if path in params:
             raise SweepError(f"--param {path} is given twice")
         params[path] = values
+    labels = _pairs(args.label, "--label")
     scenario = Scenario.from_toml(args.file)
+    base = str(scenario.data.get("name") or Path(args.file).stem)
+    name = args.name or default_sweep_name(base, params, args.reps, args.seed)
     store, executor, started, startup = _open_store_and_executor(args)
     try:
         result = sweep(
@@ -145,20 +177,22 @@ def _cmd_sweep(args: argparse.Namespace, out: Console) -> int:
             executor=executor,
             progress=_progress(args),
             fresh=args.fresh,
+            name=name,
         )
     finally:
         executor.close()
     wall = time.perf_counter() - started
     p = result.provenance
     shown = _shown_metrics(result, args.metric)
-    out.print(_sweep_table(result, shown))
+    out.print(_sweep_table(result, shown, labels))
     out.print(
         f"{p['runs']} runs ({p['computed']} computed, {p['cached']} from the store) in {_duration(wall)}"
-        f"{_startup_note(startup)} with {p['executor']}" + (f"; store {store.path}" if store is not None else "")
+        f"{_startup_note(startup)} with {p['executor']}"
+        + (f"; store {store.path}, sweep {result.name!r}" if store is not None else "")
     )
     if args.out:
         root = Path(args.out)
-        rec = sweep_record(result, f"Sweep {result.name} ({Path(args.file).name})", shown, store)
+        rec = sweep_record(result, f"Sweep {result.name} ({Path(args.file).name})", shown, store, labels)
         folder = root / safe_name(result.name)
         rec.save(folder)
         index = write_report(root)
@@ -264,6 +298,16 @@ def _existing_store(args: argparse.Namespace) -> Path:
 def _cmd_store_export(args: argparse.Namespace, out: Console) -> int:
     from .store import Store
 
+    if args.parquet:
+        import importlib.util
+
+        from .store import StoreError
+
+        if importlib.util.find_spec("pyarrow") is None:
+            raise StoreError(
+                "--parquet needs pyarrow, which is not installed; install it with: pip install 'airtcp[parquet]' "
+                "(or export --csv, which needs nothing more)"
+            )
     path = _existing_store(args)
     target = Path(args.csv or args.parquet)
     with Store(path) as st:
@@ -300,8 +344,9 @@ def register(sub: Any) -> None:
         "sweep",
         help="run a parameter grid x replications; print means with 95%% confidence intervals",
         description="Runs every point of the grid (the product of the --param values) --reps times and prints "
-        "the mean and 95%% Student-t confidence interval of each metric. Finished runs are kept in the store: "
-        "an interrupted sweep resumes where it stopped.",
+        "the mean and 95% Student-t confidence interval of each metric, with its unit. Finished runs are kept "
+        "in the store under the sweep's name: an interrupted sweep resumes where it stopped, and sweeps with "
+        "different names never replace each other.",
     )
     s.add_argument("file", help="base scenario (TOML)")
     s.add_argument(
@@ -321,6 +366,20 @@ def register(sub: Any) -> None:
         help="a metric TABLE.ROW.COLUMN, e.g. flows.video.goodput_bps (repeatable; default: every numeric flow column)",
     )
     s.add_argument("--seed", type=_seed, help="master seed (default: the scenario's)")
+    s.add_argument(
+        "--name",
+        help="the sweep's name in the store and the report (default: the scenario's name and a short hash of "
+        "the grid, --reps and --seed, so a different sweep never replaces another)",
+    )
+    s.add_argument(
+        "--label",
+        "-l",
+        action="append",
+        metavar="NAME=TEXT",
+        help="a readable name for a parameter or metric in tables and plots (repeatable), e.g. "
+        "--label flows.dl1.goodput_bps=downlink --label links.w.loss.p='loss probability'; "
+        "units come from the metric (goodput_bps: b/s, mean_delay_s: s, loss_pct: %%)",
+    )
     s.add_argument("--out", metavar="DIR", help="also write the tables (CSV) and an HTML/Markdown report to DIR")
     _add_execution_options(s)
     s.set_defaults(handler=_cmd_sweep)
@@ -340,13 +399,29 @@ def register(sub: Any) -> None:
     _add_execution_options(r)
     r.set_defaults(handler=_cmd_reproduce)
 
-    rep = sub.add_parser("report", help="redo the HTML/Markdown report of a results folder")
+    rep = sub.add_parser(
+        "report",
+        help="redo the HTML/Markdown report of a results folder",
+        description="Renders the HTML and Markdown pages and the plots again from the data saved in DIR "
+        "(study.json and CSV files, as written by reproduce or sweep --out); runs nothing.",
+    )
     rep.add_argument("dir", help="folder written by reproduce (or sweep --out)")
     rep.set_defaults(handler=_cmd_report)
 
-    st = sub.add_parser("store", help="inspect or export the results store")
+    st = sub.add_parser(
+        "store",
+        help="inspect or export the results store",
+        description="The results store (SQLite) keeps every finished run; export it as CSV or Parquet, or "
+        "list its runs and sweeps.",
+    )
     st_sub = st.add_subparsers(dest="store_command", required=True)
-    ex = st_sub.add_parser("export", help="write the stored runs as CSV or Parquet")
+    ex = st_sub.add_parser(
+        "export",
+        help="write the stored runs as CSV or Parquet",
+        description="Writes one row per run and flow (default), per run and link direction, or per run, "
+        "with the run's identity (sweep, grid point, seed, replication, version) in front. Parquet needs "
+        "pyarrow: pip install 'airtcp[parquet]'.",
+    )
     fmt = ex.add_mutually_exclusive_group(required=True)
     fmt.add_argument("--csv", metavar="FILE", help="write CSV")
     fmt.add_argument("--parquet", metavar="FILE", help="write Parquet")
@@ -359,6 +434,10 @@ def register(sub: Any) -> None:
     )
     ex.add_argument("--sweep", metavar="NAME", help="only the runs of this sweep")
     ex.set_defaults(handler=_cmd_store_export)
-    info = st_sub.add_parser("info", help="number of runs and sweeps in the store")
+    info = st_sub.add_parser(
+        "info",
+        help="number of runs and sweeps in the store",
+        description="Prints the number of stored runs and the name of every sweep in the store.",
+    )
     info.add_argument("--store", metavar="FILE", help="the store")
     info.set_defaults(handler=_cmd_store_info)

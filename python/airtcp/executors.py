@@ -183,8 +183,11 @@ class DaskExecutor(Executor):
     def __init__(self, address: str = "local", jobs: int | None = None, *, connect_timeout_s: float = 20.0):
         try:
             from distributed import Client, LocalCluster
-        except ImportError as e:  # pragma: no cover - dask is a dependency
-            raise ExecutorError(f"Dask is not installed ({e})") from None
+        except ImportError as e:
+            raise ExecutorError(
+                f"--dask needs Dask, which is not installed ({e}); install it with: pip install 'airtcp[dask]' "
+                "(or run without --dask: the local process pool gives identical numbers)"
+            ) from None
         self.address = address
         self._cluster = None
         try:

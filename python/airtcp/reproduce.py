@@ -10,13 +10,14 @@ import re
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .executors import Executor, make_executor
 from .report import write_report
 from .report.data import StudyRecord, experiment_record, sample_reference
 from .store import Store
 from .studies import Study, StudyError, load_many
-from .studies.framework import MODES, compare
+from .studies.framework import MODES, compare, resolve
 from .sweeps import Sweep, SweepResult, run_sweeps
 
 
@@ -60,12 +61,35 @@ def _provenance(results: Sequence[SweepResult], batch_wall: float, store: Store 
     }
 
 
+def _labels_with_units(e: Any) -> dict[str, str]:
+    """The experiment's labels, with the unit of each metric given by a name (``"flows.f.goodput_bps"``
+    is b/s) appended when its label does not state one: tables and axes then show the unit."""
+    from .quantities import metric_info
+
+    labels = dict(e.labels)
+    for name, spec in dict(e.metrics).items():
+        if not isinstance(spec, str):
+            continue
+        unit = metric_info(spec).unit
+        if unit and not metric_info(name, labels.get(name)).unit:
+            labels[name] = f"{labels.get(name, name)} ({unit})"
+    return labels
+
+
 def study_record(
     study: Study, mode: str, results: dict[str, SweepResult], batch_wall: float, store: Store | None
 ) -> StudyRecord:
     """The report data of one study from its sweep results."""
     comparisons = compare(study, results, mode)
-    exps = [experiment_record(e.name, e.title, e.description, e.labels, results[e.name]) for e in study.experiments]
+    if len(comparisons):
+        # the tolerance as numbers beside its text form, so that pages state it with its unit
+        tolerances = {p.id: resolve(p.tolerance, mode) for p in study.published}
+        comparisons["tolerance_abs"] = [float(tolerances[i].abs) for i in comparisons["id"]]
+        comparisons["tolerance_rel"] = [float(tolerances[i].rel) for i in comparisons["id"]]
+    exps = [
+        experiment_record(e.name, e.title, e.description, _labels_with_units(e), results[e.name])
+        for e in study.experiments
+    ]
     return StudyRecord(
         study.name,
         study.title,
@@ -130,13 +154,25 @@ def safe_name(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "sweep"
 
 
-def sweep_record(result: SweepResult, title: str, shown: Sequence[str], store: Store | None) -> StudyRecord:
-    """Report data for a plain sweep (``airtcp sweep --out``): no published values; one figure per
-    shown metric against the first varying parameter (a curve if its values are numbers, else
-    bars), one series per value of the second."""
+def sweep_record(
+    result: SweepResult,
+    title: str,
+    shown: Sequence[str],
+    store: Store | None,
+    labels: dict[str, str] | None = None,
+) -> StudyRecord:
+    """Report data for a plain sweep (``airtcp sweep --out``): no published values. Figures plot each
+    shown quantity against the first varying parameter (a curve if its values are numbers, else
+    bars): the same column of several flows (or links) is overlaid in one figure, one series per
+    flow, and per value of a second varying parameter. ``labels`` names parameters and metrics
+    (their units come from the metric registry, :func:`airtcp.quantities.metric_info`)."""
+    import pandas as pd
+
+    from .quantities import metric_info
     from .report.data import ExperimentRecord
 
-    exp: ExperimentRecord = experiment_record("sweep", title, "", {}, result)
+    labels = dict(labels or {})
+    exp: ExperimentRecord = experiment_record("sweep", title, "", labels, result)
     figures = []
     # Plot against the parameters that vary (the first as x, the second as series); with more than
     # two varying parameters a plot would overlay points, so the tables alone show the results.
@@ -146,20 +182,29 @@ def sweep_record(result: SweepResult, title: str, shown: Sequence[str], store: S
         series = varying[1] if len(varying) > 1 else None
         values = result.runs[x]
         numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
-        for i, m in enumerate(shown):
-            figures.append(
-                {
-                    "name": f"fig{i + 1}-{safe_name(m)}",
-                    "title": f"{m} against {x}",
-                    "experiment": "sweep",
-                    "x": x,
-                    "y": m,
-                    "kind": "curve" if numeric else "bar",
-                    "series": series,
-                    "reference_samples": None,
-                }
-            )
-    import pandas as pd
+        groups: dict[str, list[str]] = {}
+        for m in shown:
+            parts = m.split(".")
+            overlay = len(parts) >= 3 and parts[0] in ("flows", "links") and m not in labels
+            groups.setdefault(f"{parts[0]}.*.{'.'.join(parts[2:])}" if overlay else m, []).append(m)
+        for i, (key, ms) in enumerate(groups.items()):
+            info = metric_info(ms[0], labels.get(ms[0]))
+            what = info.label if len(ms) > 1 or info.flow is None else f"{info.label} of {info.flow}"
+            spec = {
+                "name": f"fig{i + 1}-{safe_name(key.replace('*', 'all'))}",
+                "title": f"{what} against {labels.get(x, x)}",
+                "experiment": "sweep",
+                "x": x,
+                "y": ms[0],
+                "kind": "curve" if numeric else "bar",
+                "series": series,
+                "reference_samples": None,
+            }
+            if len(ms) > 1:
+                spec["ys"] = ms
+                spec["series_names"] = {m: metric_info(m).flow or m for m in ms}
+                spec["ylabel_common"] = f"{info.label} ({info.unit})" if info.unit else info.label
+            figures.append(spec)
 
     return StudyRecord(
         safe_name(result.name),

@@ -124,6 +124,11 @@ class RunResult:
         """Writes the per-flow table as CSV."""
         self.flows.to_csv(path, index=False)
 
+    def _repr_html_(self) -> str:
+        from .notebook import run_html
+
+        return run_html(self)
+
     def __repr__(self) -> str:
         s = self.summary
         return f"<RunResult {s['scenario']!r} seed={s['seed']} rep={s['replication']}: {len(self.raw['flows'])} flows>"

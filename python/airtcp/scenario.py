@@ -229,11 +229,25 @@ class Scenario:
         parent[key] = value
 
     def get(self, path: str) -> Any:
-        """The value at a dotted path (see :meth:`set`)."""
-        parent, key = self._walk(path, create=False)
-        if not isinstance(parent, dict) or key not in parent:
-            raise KeyError(f"{path}: {key!r} is not set")
-        return parent[key]
+        """The value at a dotted path (see :meth:`set`): a value, a table, or a whole list entry
+        (``get("flows.dl1")`` and ``get("flows.0")`` return the flow's table; changing it changes
+        the scenario)."""
+        try:
+            parent, key = self._walk(path, create=False)
+            if not isinstance(parent, dict) or key not in parent:
+                raise KeyError(f"{path}: {key!r} is not set")
+            return parent[key]
+        except KeyError as first:
+            # the path may name an entry of a list (the entry is then the table holding a key "")
+            try:
+                entry, _ = self._walk(path + ".", create=False)
+            except KeyError as second:
+                if "no entry of" in str(second):
+                    raise KeyError(str(second.args[0]).replace(f"{path}.:", f"{path}:", 1)) from None
+                raise first from None
+            if isinstance(entry, dict):
+                return entry
+            raise
 
     def copy(self) -> Scenario:
         """An independent copy."""
@@ -265,6 +279,11 @@ class Scenario:
         from .run import run
 
         return run(self, seed=seed, replication=replication)
+
+    def _repr_html_(self) -> str:
+        from .notebook import scenario_html
+
+        return scenario_html(self)
 
     def __repr__(self) -> str:
         shown = [s for s in _LIST_SECTIONS if s != "schemes" or self.data.get(s)]

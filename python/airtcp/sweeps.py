@@ -78,6 +78,22 @@ def canonical_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
+def _same_numbers(data: Any) -> Any:
+    """``data`` with whole floats written as integers (``0.0`` -> ``0``): the core reads both the
+    same, so ``p = 0`` from the command line and ``p=0.0`` from Python are the same run in the store.
+
+    >>> canonical_json(_same_numbers({"p": 0.0, "q": [2.0, 0.5], "r": True}))
+    '{"p":0,"q":[2,0.5],"r":true}'
+    """
+    if isinstance(data, dict):
+        return {k: _same_numbers(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_same_numbers(v) for v in data]
+    if isinstance(data, float) and data.is_integer() and abs(data) < 2**53:
+        return int(data)
+    return data
+
+
 def _referenced_files(data: Any, base_dir: Path | None) -> dict[str, str]:
     """sha256 of every file a scenario names (``file = "..."`` keys, e.g. loss traces)."""
     found: dict[str, str] = {}
@@ -275,7 +291,7 @@ def plan(sw: Sweep, version: str | None = None) -> _Planned:
             seed = sw.effective_seed(sc)
             data = sc.to_dict()
             data.get("simulation", {}).pop("seed", None)
-            canonical = canonical_json(data)
+            canonical = canonical_json(_same_numbers(data))
             text, source, base = Scenario.from_dict(data, base_dir=sc.base_dir, source=sc.source)._core_args()
             try:
                 _core.check(text, source, base)
@@ -336,6 +352,77 @@ class SweepResult:
             out[m] = sel["mean"]
             out[f"{m} ci95"] = sel["ci95"]
         return out.reset_index()
+
+    def plot(
+        self,
+        x: str | None = None,
+        y: str | Sequence[str] | None = None,
+        hue: str | None = None,
+        *,
+        labels: Mapping[str, str] | None = None,
+        kind: str | None = None,
+        ax: Any = None,
+        title: str | None = None,
+    ) -> Any:
+        """Plots the mean and 95% CI of ``y`` against parameter ``x`` and returns the matplotlib axes.
+
+        ``x`` defaults to the first parameter that varies; ``y`` is a metric or a list of metrics
+        drawn as overlaid series (default: the first metric, with the same column of every other
+        flow or link overlaid, e.g. the goodput of every flow); ``hue`` is a parameter with one
+        series per value. The y axis is in the metric's unit with a prefix chosen from the data
+        (``goodput (Mb/s)``); ``labels`` names parameters and metrics. ``kind`` is "curve"
+        (numeric x; default when x is numeric) or "bar"."""
+        from .report.data import experiment_record
+        from .report.plots import draw_figure
+
+        if x is None:
+            varying = [p for p in self.params if self.runs[p].nunique() > 1] or self.params[:1]
+            if not varying:
+                raise SweepError("this sweep has no parameter to plot against")
+            x = varying[0]
+        if x not in self.params:
+            raise SweepError(f"x={x!r} is not a parameter of this sweep (parameters: {', '.join(self.params)})")
+        if hue is not None and hue not in self.params:
+            raise SweepError(f"hue={hue!r} is not a parameter of this sweep (parameters: {', '.join(self.params)})")
+        if y is None:
+            first = self.metrics[0]
+            parts = first.split(".")
+            if len(parts) >= 3 and parts[0] in ("flows", "links"):
+                tail = ".".join(parts[2:])
+                ys = [m for m in self.metrics if m.split(".")[0] == parts[0] and ".".join(m.split(".")[2:]) == tail]
+            else:
+                ys = [first]
+        else:
+            ys = [y] if isinstance(y, str) else list(y)
+        unknown = [m for m in ys if m not in self.metrics]
+        if unknown:
+            raise SweepError(f"unknown metric(s) {', '.join(unknown)} (metrics: {', '.join(self.metrics)})")
+        if ax is None:
+            import matplotlib.pyplot as plt
+
+            _, ax = plt.subplots(figsize=(7.4, 4.2))
+        numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in self.runs[x])
+        spec: dict[str, Any] = {
+            "x": x,
+            "y": ys[0],
+            "kind": kind or ("curve" if numeric else "bar"),
+            "series": hue,
+            "title": title or "",
+        }
+        if len(ys) > 1:
+            from .quantities import metric_info
+
+            info = metric_info(ys[0])
+            spec["ys"] = ys
+            spec["series_names"] = {m: (labels or {}).get(m) or metric_info(m).flow or m for m in ys}
+            spec["ylabel_common"] = f"{info.label} ({info.unit})" if info.unit else info.label
+        exp = experiment_record(self.name, self.name, "", dict(labels or {}), self)
+        return draw_figure(ax, spec, exp)
+
+    def _repr_html_(self) -> str:
+        from .notebook import sweep_html
+
+        return sweep_html(self)
 
     def __repr__(self) -> str:
         p = self.provenance

@@ -6,6 +6,7 @@ import math
 
 from rich.table import Table
 
+from .quantities import fmt_quantity
 from .result import RunResult
 
 
@@ -13,6 +14,13 @@ def _num(x: float, scale: float = 1.0, digits: int = 2) -> str:
     if x is None or (isinstance(x, float) and not math.isfinite(x)):
         return "-"
     return f"{x * scale:.{digits}f}"
+
+
+def _q(x: float | None, unit: str) -> str:
+    """A value with its unit and prefix (``1.473 Mb/s``, ``23.7 ms``); ``-`` when undefined."""
+    if x is None or (isinstance(x, float) and not math.isfinite(x)):
+        return "-"
+    return fmt_quantity(x, unit)
 
 
 def summary_line(result: RunResult) -> str:
@@ -34,10 +42,10 @@ def flows_table(result: RunResult) -> Table:
         "type",
         "sent",
         "received",
-        "loss %",
-        "goodput Mb/s",
-        "delay ms",
-        "jitter ms",
+        "loss",
+        "goodput",
+        "mean delay",
+        "jitter",
     ):
         t.add_column(col, justify="left" if col in ("flow", "path", "type") else "right")
     for f in result.raw["flows"]:
@@ -47,10 +55,10 @@ def flows_table(result: RunResult) -> Table:
             f"{f['transport']}/{f['app']}",
             f"{f['tx_packets']:,}",
             f"{f['rx_packets']:,}",
-            _num(f["loss_pct"]),
-            _num(f["goodput_bps"], 1e-6, 3),
-            _num(f["mean_delay_s"], 1e3),
-            _num(f["jitter_s"], 1e3, 3),
+            _q(f["loss_pct"], "%"),
+            _q(f["goodput_bps"], "b/s"),
+            _q(f["mean_delay_s"], "s"),
+            _q(f["jitter_s"], "s"),
         )
     return t
 
@@ -69,7 +77,7 @@ def links_table(result: RunResult) -> Table:
             link["direction"],
             f"{link['tx_packets']:,}",
             f"{link['utilization']:.1%}",
-            _num(link["mean_queue_packets"]),
+            _num(link["mean_queue_packets"]) + " pkt",
             f"{link['ecn_marks']:,}",
             drops,
         )
@@ -82,7 +90,7 @@ def tcp_table(result: RunResult) -> Table | None:
     if not flows:
         return None
     t = Table(title="TCP", title_justify="left")
-    columns = ("flow", "variant", "retx fast/rec/RTO", "timeouts (spurious)", "useful ratio", "RTT ms", "final cwnd B")
+    columns = ("flow", "variant", "retx fast/rec/RTO", "timeouts (spurious)", "useful ratio", "mean RTT", "final cwnd")
     for col in columns:
         t.add_column(col, justify="left" if col in ("flow", "variant") else "right")
     for f in flows:
@@ -93,7 +101,7 @@ def tcp_table(result: RunResult) -> Table | None:
             f"{rx['fast_retransmit']}/{rx['recovery']}/{rx['timeout']}",
             f"{tcp['timeouts']} ({tcp['spurious_timeouts']})",
             _num(tcp["useful_transmission_ratio"], 1.0, 4),
-            _num(tcp["rtt_mean_s"], 1e3),
-            f"{tcp['final_cwnd']:,}",
+            _q(tcp["rtt_mean_s"], "s"),
+            _q(float(tcp["final_cwnd"]), "B"),
         )
     return t

@@ -75,6 +75,17 @@ fn run(
     Ok(pythonize::pythonize(py, &result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?.unbind())
 }
 
+/// The names the core exposes as constants: TCP variants (`tcp::Variant::ALL`) and scheme types
+/// (`schemes::TYPES`), as a dict of lists. Lists the validator only states in its messages (loss
+/// types, applications, presets, queues) are read from those messages in `airtcp.registry`.
+#[pyfunction]
+fn registries(py: Python<'_>) -> PyResult<Py<PyAny>> {
+    let mut out: std::collections::BTreeMap<&str, Vec<&str>> = std::collections::BTreeMap::new();
+    out.insert("variants", airtcp_core::tcp::Variant::ALL.iter().map(|(n, _)| *n).collect());
+    out.insert("schemes", airtcp_core::schemes::TYPES.to_vec());
+    Ok(pythonize::pythonize(py, &out).map_err(|e| PyRuntimeError::new_err(e.to_string()))?.unbind())
+}
+
 /// The module `airtcp._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -83,5 +94,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(registries, m)?)?;
     Ok(())
 }

@@ -3,7 +3,9 @@
 Each study (or plain sweep) gets a folder ``DIR/<name>/`` holding
 
 - ``study.json``: the description, experiments with their provenance, comparisons, figure
-  specifications (analytical curves already sampled) and overall provenance;
+  specifications (analytical curves already sampled) and overall provenance. It is strict JSON:
+  an infinite number (an open-ended published range, ``value = [0.5, inf]``) is written as the
+  string ``"inf"`` or ``"-inf"``, and ``null`` means a number that is unknown or undefined (NaN);
 - ``data/<experiment>-runs.csv``: one row per run (grid values, replication, seed, scenario hash,
   metrics);
 - ``data/<experiment>-aggregate.csv``: one row per grid point and metric (n, mean, std, 95% CI);
@@ -46,6 +48,46 @@ def _json_default(value: Any) -> Any:
 
 def _records(df: pd.DataFrame) -> list[dict]:
     return json.loads(df.to_json(orient="records", double_precision=15)) if len(df) else []
+
+
+def _comparison_records(df: pd.DataFrame) -> list[dict]:
+    """The comparison rows with their infinite bounds kept (pandas' JSON writes them as null)."""
+    out = _records(df)
+    for rec, (_, row) in zip(out, df.iterrows(), strict=True):
+        for k, v in row.items():
+            if isinstance(v, float) and math.isinf(v):
+                rec[k] = v
+    return out
+
+
+def to_json_safe(value: Any) -> Any:
+    """``value`` with every non-finite float made valid JSON: infinity as the strings ``"inf"`` and
+    ``"-inf"``, NaN (an unknown or undefined number) as ``null``. :func:`from_json_safe` undoes it."""
+    if isinstance(value, dict):
+        return {k: to_json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_json_safe(v) for v in value]
+    if isinstance(value, (float, np.floating)):
+        f = float(value)
+        if math.isnan(f):
+            return None
+        if math.isinf(f):
+            return "inf" if f > 0 else "-inf"
+        return f
+    return value
+
+
+def from_json_safe(value: Any) -> Any:
+    """The strings ``"inf"`` / ``"-inf"`` back to floats (recursively)."""
+    if isinstance(value, dict):
+        return {k: from_json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [from_json_safe(v) for v in value]
+    if value == "inf":
+        return math.inf
+    if value == "-inf":
+        return -math.inf
+    return value
 
 
 @dataclass
@@ -118,12 +160,13 @@ class StudyRecord:
                 }
                 for e in self.experiments
             ],
-            "comparisons": _records(self.comparisons),
+            "comparisons": _comparison_records(self.comparisons),
             "figures": self.figures,
             "provenance": self.provenance,
             "extra": self.extra,
         }
-        text = json.dumps(doc, indent=1, default=_json_default, allow_nan=True)
+        doc = json.loads(json.dumps(doc, default=_json_default, allow_nan=True))
+        text = json.dumps(to_json_safe(doc), indent=1, allow_nan=False)
         tmp = folder / "study.json.tmp"
         tmp.write_text(text + "\n")
         tmp.replace(folder / "study.json")
@@ -157,7 +200,7 @@ class StudyRecord:
                     agg,
                 )
             )
-        comparisons = pd.DataFrame(doc["comparisons"])
+        comparisons = pd.DataFrame(from_json_safe(doc["comparisons"]))
         return cls(
             doc["name"],
             doc["title"],
@@ -167,7 +210,7 @@ class StudyRecord:
             doc["mode"],
             exps,
             comparisons,
-            doc["figures"],
+            from_json_safe(doc["figures"]),
             doc["provenance"],
             doc.get("kind", "study"),
             doc.get("extra", {}),

@@ -1,15 +1,30 @@
-"""Report pages: one content model, rendered as HTML and as Markdown."""
+"""Report pages: one content model, rendered as HTML (a Jinja2 template, prose by markdown-it-py)
+and as Markdown."""
 
 from __future__ import annotations
 
-import html
-import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import jinja2
+import markupsafe
 import pandas as pd
+from markdown_it import MarkdownIt
+
+from ..quantities import choose_scale, domain_low, fmt_number, metric_info
+from ..quantities import fmt_ci as _fmt_ci
 
 # -- content model ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Mark:
+    """A short marker after a cell's text (e.g. a warning) linking to its explanation on the page."""
+
+    text: str
+    anchor: str
+    title: str = ""
 
 
 @dataclass
@@ -17,6 +32,9 @@ class Cell:
     text: str
     css: str = ""
     href: str | None = None
+    markdown: bool = False  # text is inline Markdown (prose from a study's files)
+    marks: list[Mark] = field(default_factory=list)
+    id: str = ""
 
 
 @dataclass
@@ -24,75 +42,82 @@ class Table:
     header: list[str]
     rows: list[list[Cell | str]]
     numeric: set[int] = field(default_factory=set)  # right-aligned columns
+    kind: str = "table"
 
 
 @dataclass
 class Heading:
     level: int
     text: str
+    id: str = ""
+    kind: str = "heading"
 
 
 @dataclass
 class Para:
+    """A line of plain text written by the report itself (escaped, never interpreted)."""
+
     text: str
     css: str = ""
+    kind: str = "para"
+
+
+@dataclass
+class Prose:
+    """Markdown written by people (a study's summary, notes, explanations): rendered by
+    markdown-it-py in HTML, kept as it is in the Markdown page."""
+
+    text: str
+    css: str = ""
+    id: str = ""
+    kind: str = "prose"
 
 
 @dataclass
 class Links:
     items: list[tuple[str, str]]  # (text, href)
+    kind: str = "links"
 
 
 @dataclass
 class Image:
     src: str
     caption: str
+    kind: str = "image"
 
 
 @dataclass
 class Details:
     summary: str
     blocks: list[Any]
+    kind: str = "details"
 
 
-Block = Heading | Para | Table | Links | Image | Details
+Block = Heading | Para | Prose | Table | Links | Image | Details
 
 
 def fmt(x: Any, digits: int = 4) -> str:
-    """A number for a table: ``digits`` significant digits; NaN as an en dash."""
-    if x is None:
-        return "-"
-    if isinstance(x, bool):
-        return str(x)
-    if isinstance(x, int):
-        return str(x)
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    if math.isnan(v):
-        return "-"
-    if math.isinf(v):
-        return "∞" if v > 0 else "-∞"
-    if v == int(v) and abs(v) < 1e6:
-        return str(int(v))
-    return f"{v:.{digits}g}"
+    """A number for a table: ``digits`` significant digits, never ``e+06``; NaN as a dash."""
+    return fmt_number(x, digits)
 
 
-def fmt_ci(mean: Any, ci: Any) -> str:
-    """``mean ± ci`` (the ± part left out when the interval is unknown)."""
-    try:
-        c = float(ci)
-    except (TypeError, ValueError):
-        c = math.nan
-    if math.isnan(c):
-        return fmt(mean)
-    return f"{fmt(mean)} ± {fmt(c, 2)}"
+def fmt_ci(mean: Any, ci: Any, unit: str = "") -> str:
+    """``mean ± ci unit`` (the ± part left out when the interval is unknown), clipped at 0 for
+    quantities that cannot be negative."""
+    return _fmt_ci(mean, ci, unit, domain_low(unit))
 
 
 def wide_table(agg: pd.DataFrame, params: list[str], metrics: list[str], labels: dict[str, str]) -> Table:
-    """One row per grid point: parameters, then each metric as mean ± 95% CI."""
-    header = [labels.get(p, p) for p in params] + [f"{labels.get(m, m)} (mean ± 95% CI)" for m in metrics] + ["n"]
+    """One row per grid point: parameters, then each metric as mean ± 95% CI with its unit (taken
+    from the metric's label, e.g. ``"throughput (kb/s)"``, or its column name, e.g. ``goodput_bps``)."""
+    infos = {m: metric_info(m, labels.get(m)) for m in metrics}
+    names = {
+        m: infos[m].label if m in labels or not infos[m].flow else f"{infos[m].flow} {infos[m].label}" for m in metrics
+    }
+    header = [labels.get(p, p) for p in params] + [f"{names[m]} (mean ± 95% CI)" for m in metrics] + ["n"]
+    scales = {
+        m: choose_scale(list(agg.loc[agg["metric"] == m, "mean"]) if len(agg) else [], infos[m].unit) for m in metrics
+    }
     rows: list[list[Cell | str]] = []
     for _point, g in agg.groupby("point", sort=True):
         first = g.iloc[0]
@@ -102,10 +127,10 @@ def wide_table(agg: pd.DataFrame, params: list[str], metrics: list[str], labels:
             sel = g[g["metric"] == m]
             if len(sel):
                 s = sel.iloc[0]
-                row.append(fmt_ci(s["mean"], s["ci95"]))
+                row.append(_fmt_ci(s["mean"], s["ci95"], infos[m].unit, domain_low(infos[m].unit), scales[m]))
                 n = fmt(s["n"])
             else:
-                row.append("-")
+                row.append("–")
         row.append(n)
         rows.append(row)
     return Table(header, rows, numeric=set(range(len(params), len(header))))
@@ -118,7 +143,8 @@ body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2e
 h1 { margin-bottom: 0.2em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.92em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; vertical-align: top; }
-th { background: #f3f3f3; text-align: left; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+th { background: #f3f3f3; text-align: left; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .pass { background: #e4f5e4; color: #155d15; font-weight: 600; }
 .fail { background: #fbe3e3; color: #8a1414; font-weight: 600; }
 .skip { background: #f1f1f1; color: #666; }
@@ -127,52 +153,48 @@ th { background: #f3f3f3; text-align: left; } td.num { text-align: right; font-v
 figure { display: inline-block; vertical-align: top; margin: 0.5em 1em 1em 0; max-width: 34em; }
 figure img { width: 100%; border: 1px solid #eee; }
 figcaption { font-size: 0.9em; color: #444; } code { font-size: 0.95em; }
+a.mark { text-decoration: none; color: #9a5b00; font-size: 0.85em; white-space: nowrap; }
+.warning { background: #fff6e0; border-left: 4px solid #e0a000; padding: 0.3em 0.8em; }
+.prose p { margin: 0.5em 0; } .explanation { border-left: 3px solid #ddd; padding-left: 0.8em; }
 """
 
 
-def _cell_html(cell: Cell | str, numeric: bool, tag: str = "td") -> str:
-    if isinstance(cell, str):
-        cell = Cell(cell)
-    classes = " ".join(c for c in (cell.css, "num" if numeric and tag == "td" else "") if c)
-    attr = f' class="{classes}"' if classes else ""
-    body = html.escape(cell.text)
-    if cell.href:
-        body = f'<a href="{html.escape(cell.href, quote=True)}">{body}</a>'
-    return f"<{tag}{attr}>{body}</{tag}>"
+_ENV: jinja2.Environment | None = None
+_MD = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
 
 
-def _block_html(b: Block) -> str:
-    if isinstance(b, Heading):
-        return f"<h{b.level}>{html.escape(b.text)}</h{b.level}>"
-    if isinstance(b, Para):
-        attr = f' class="{b.css}"' if b.css else ""
-        return f"<p{attr}>{html.escape(b.text)}</p>"
-    if isinstance(b, Links):
-        items = " · ".join(f'<a href="{html.escape(h, quote=True)}">{html.escape(t)}</a>' for t, h in b.items)
-        return f'<p class="nav">{items}</p>'
-    if isinstance(b, Image):
-        return (
-            f'<figure><img src="{html.escape(b.src, quote=True)}" alt="{html.escape(b.caption, quote=True)}">'
-            f"<figcaption>{html.escape(b.caption)}</figcaption></figure>"
+def _environment() -> jinja2.Environment:
+    global _ENV
+    if _ENV is None:
+        _ENV = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+            autoescape=True,
+            trim_blocks=False,
+            undefined=jinja2.StrictUndefined,
         )
-    if isinstance(b, Table):
-        head = "".join(_cell_html(h, False, "th") for h in b.header)
-        body = "\n".join(
-            "<tr>" + "".join(_cell_html(c, i in b.numeric) for i, c in enumerate(r)) + "</tr>" for r in b.rows
-        )
-        return f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{body}\n</tbody>\n</table>"
-    if isinstance(b, Details):
-        inner = "\n".join(_block_html(x) for x in b.blocks)
-        return f"<details><summary>{html.escape(b.summary)}</summary>\n{inner}\n</details>"
-    raise TypeError(f"unknown block {b!r}")
+        _ENV.globals["markdown"] = lambda text: markupsafe.Markup(_MD.render(text))
+        _ENV.globals["inline"] = lambda text: markupsafe.Markup(_MD.renderInline(text))
+    return _ENV
 
 
 def render_html(title: str, blocks: list[Block]) -> str:
-    body = "\n".join(_block_html(b) for b in blocks)
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
-    )
+    """The page as HTML (template ``templates/page.html.j2``); Markdown prose rendered by
+    markdown-it-py, raw HTML in it escaped."""
+    return _environment().get_template("page.html.j2").render(title=title, blocks=_cells(blocks), css=CSS)
+
+
+def _cells(blocks: list[Any]) -> list[Any]:
+    """The blocks with every table cell and header as a :class:`Cell` (what the template expects)."""
+    out: list[Any] = []
+    for b in blocks:
+        if isinstance(b, Table):
+            as_cell = [Cell(h) if isinstance(h, str) else h for h in b.header]
+            rows = [[Cell(c) if isinstance(c, str) else c for c in r] for r in b.rows]
+            b = Table(as_cell, rows, b.numeric)  # type: ignore[arg-type]
+        elif isinstance(b, Details):
+            b = Details(b.summary, _cells(b.blocks))
+        out.append(b)
+    return out
 
 
 # -- Markdown --------------------------------------------------------------------------------------
@@ -189,6 +211,8 @@ def _cell_md(cell: Cell | str) -> str:
     if isinstance(cell, str):
         return _md_escape(cell)
     text = _md_escape(cell.text)
+    if cell.marks:
+        text += " " + " ".join(_md_escape(m.text) for m in cell.marks)
     if cell.css in ("pass", "fail"):
         text = f"**{text}**"
     if cell.href:
@@ -201,6 +225,9 @@ def _block_md(b: Block) -> str:
         return f"{'#' * b.level} {b.text}"
     if isinstance(b, Para):
         return f"*{b.text}*" if b.css == "source" else b.text
+    if isinstance(b, Prose):
+        text = b.text.strip()
+        return f"*{text}*" if b.css == "source" and "\n\n" not in text and "*" not in text else text
     if isinstance(b, Links):
         return " · ".join(f"[{t}]({_md_href(h)})" for t, h in b.items if not h.endswith("index.md"))
     if isinstance(b, Image):
