@@ -31,19 +31,31 @@ impl World {
         }
     }
 
-    /// Packet `id` leaves `node` through `iface` for neighbour `next_hop`, past the node's hooks.
-    pub(super) fn link_send(&mut self, node: NodeId, iface: Iface, next_hop: NodeId, id: PacketId) {
-        if !self.nodes[node.0 as usize].hooks.is_empty() && !self.run_hooks(node, HookPoint::Send { to: iface, next_hop }, id) {
-            return;
-        }
-        self.iface_send(iface, next_hop, id, false);
+    /// Whether `node` has hooks (a run without schemes pays one load and branch here).
+    #[inline(always)]
+    fn hooked(&self, node: NodeId) -> bool {
+        !self.hooks.is_empty() && !self.nodes[node.0 as usize].hooks.is_empty()
     }
 
-    /// Hands packet `id` to interface `iface` for `next_hop` (at the head of its queue if
-    /// `at_head`).
+    /// Packet `id` leaves `node` through `iface` for neighbour `next_hop`, past the node's hooks.
+    #[inline(always)]
+    pub(super) fn link_send(&mut self, node: NodeId, iface: Iface, next_hop: NodeId, id: PacketId) {
+        if self.hooked(node) && !self.run_hooks(node, HookPoint::Send { to: iface, next_hop }, id) {
+            return;
+        }
+        match iface {
+            Iface::Wired(ch) => self.channel_send(ch, id),
+            Iface::Wifi(st) => self.wifi_send(st, id, next_hop),
+        }
+    }
+
+    /// Hands packet `id` to interface `iface` for `next_hop`, at the head of its queue if
+    /// `at_head` (a scheme's re-send or a delayed packet resuming; bypasses the node's hooks).
+    #[cold]
     pub(super) fn iface_send(&mut self, iface: Iface, next_hop: NodeId, id: PacketId, at_head: bool) {
         match iface {
-            Iface::Wired(ch) => self.channel_send(ch, id, at_head),
+            Iface::Wired(ch) if at_head => self.channel_send_head(ch, id),
+            Iface::Wired(ch) => self.channel_send(ch, id),
             Iface::Wifi(st) if at_head => {
                 let wifi = self.wifi.as_mut().expect("a wifi interface needs a wireless subsystem");
                 wifi.send_to_head(st as usize, id, next_hop, &mut self.sched, &mut self.packets);
@@ -54,14 +66,16 @@ impl World {
     }
 
     /// A packet arrives at `node` from a link through interface `from`.
+    #[inline(always)]
     pub(super) fn node_receive(&mut self, node: NodeId, id: PacketId, from: Iface) {
-        if !self.nodes[node.0 as usize].hooks.is_empty() && !self.run_hooks(node, HookPoint::Receive { from }, id) {
+        if self.hooked(node) && !self.run_hooks(node, HookPoint::Receive { from }, id) {
             return;
         }
         self.node_accept(node, id);
     }
 
     /// A packet that arrived at `node` (and passed its hooks) is delivered locally or forwarded.
+    #[inline]
     pub(super) fn node_accept(&mut self, node: NodeId, id: PacketId) {
         if matches!(self.packets[id].transport, Transport::Routing(_)) {
             self.aodv_receive(node, id);
@@ -111,17 +125,29 @@ impl World {
 
     /// Offers a packet to a link direction: it passes the queue (and RED) and starts serialising
     /// at once if the transmitter is idle.
-    /// With `at_head`, the packet goes to the head of the queue, past RED (a scheme's local
-    /// retransmission), and is refused only by a full queue.
-    fn channel_send(&mut self, ch: ChannelId, id: PacketId, at_head: bool) {
+    #[inline(always)]
+    fn channel_send(&mut self, ch: ChannelId, id: PacketId) {
+        let now = self.sched.now();
+        let verdict = self.channels[ch.0 as usize].queue.enqueue(now, id, &mut self.packets[id]);
+        self.channel_offered(ch, id, verdict);
+    }
+
+    /// A scheme's local retransmission: the packet goes to the head of the queue, past RED, and
+    /// is refused only by a full queue.
+    #[cold]
+    fn channel_send_head(&mut self, ch: ChannelId, id: PacketId) {
+        let now = self.sched.now();
+        let verdict = self.channels[ch.0 as usize].queue.enqueue_front(now, id, self.packets[id].size);
+        self.channel_offered(ch, id, verdict);
+    }
+
+    /// Counts an offered packet, drops it if the queue refused it, and starts the transmitter if
+    /// it is idle.
+    #[inline(always)]
+    fn channel_offered(&mut self, ch: ChannelId, id: PacketId, verdict: Enqueued) {
         let now = self.sched.now();
         let c = &mut self.channels[ch.0 as usize];
         c.counters.offered_packets += 1;
-        let verdict = if at_head {
-            c.queue.enqueue_front(now, id, self.packets[id].size)
-        } else {
-            c.queue.enqueue(now, id, &mut self.packets[id])
-        };
         match verdict {
             Enqueued::Accepted => {}
             Enqueued::Marked => c.counters.ecn_marks += 1,

@@ -39,19 +39,26 @@ impl World {
         self.drain_wifi();
     }
 
-    /// Hands the subsystem's outbox to hooks, the drop accounting and the network layer. Not
-    /// re-entered: packets forwarded onto a radio while draining are picked up by the loop.
+    /// Hands the subsystem's outbox to hooks, the drop accounting and the network layer, if it
+    /// holds anything (most events leave it empty: that case stays inline). Not re-entered:
+    /// packets forwarded onto a radio while draining are picked up by the loop.
+    #[inline(always)]
     pub(super) fn drain_wifi(&mut self) {
-        if self.wifi_draining {
-            return;
+        if !self.wifi_draining && self.wifi.as_ref().is_some_and(|w| !w.out.is_empty()) {
+            self.drain_wifi_outbox();
         }
+    }
+
+    fn drain_wifi_outbox(&mut self) {
         self.wifi_draining = true;
         while let Some(wifi) = self.wifi.as_mut()
             && !wifi.out.is_empty()
         {
             let mut out = std::mem::replace(&mut wifi.out, std::mem::take(&mut self.wifi_spare));
-            for ind in out.indications.drain(..) {
-                self.hooks_on_indication(&ind);
+            if !out.indications.is_empty() {
+                for ind in out.indications.drain(..) {
+                    self.hooks_on_indication(&ind);
+                }
             }
             for id in out.release.drain(..) {
                 self.packets.free(id);
@@ -66,8 +73,12 @@ impl World {
                 }
             }
             for (node, id) in out.up.drain(..) {
-                let station = self.wifi.as_ref().and_then(|w| w.station_of(node)).expect("received by a radio");
-                self.node_receive(node, id, Iface::Wifi(station as u32));
+                if self.hooks.is_empty() {
+                    self.node_accept(node, id);
+                } else {
+                    let station = self.wifi.as_ref().and_then(|w| w.station_of(node)).expect("received by a radio");
+                    self.node_receive(node, id, Iface::Wifi(station as u32));
+                }
             }
             self.wifi_spare = out;
         }

@@ -99,6 +99,7 @@ impl Queue {
     }
 
     /// Offers packet `id` (whose header is `pkt`) at `now`. RED may set CE on `pkt`.
+    #[inline(always)]
     pub fn enqueue(&mut self, now: SimTime, id: PacketId, pkt: &mut Packet) -> Enqueued {
         let mut verdict = Enqueued::Accepted;
         if let Some(red) = &mut self.red {
