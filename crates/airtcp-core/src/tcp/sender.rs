@@ -85,6 +85,9 @@ pub struct Core {
     pub rto_deadline: Option<SimTime>,
     /// Consecutive duplicate ACKs.
     pub dupacks: u32,
+    /// Bytes sent by RFC 3042 limited transmit since the last ACK of new data (excluded from
+    /// FlightSize when ssthresh is computed after a fast retransmit: RFC 5681 3.2 step 2).
+    pub lt_bytes: u64,
     /// Cause attached to go-back-N resends (segments below `snd_max`).
     pub gbn_cause: RetxCause,
     /// RFC 6582 `recover`: no new recovery episode until `snd_una >= recover` (set on entering
@@ -117,10 +120,21 @@ impl Core {
         self.snd_max - self.snd_una
     }
 
-    /// The default loss response: `max(FlightSize / 2, 2 * SMSS)` (RFC 5681 eq. 4).
+    /// FlightSize for a loss response: [`Core::flight_size`] without the segments limited
+    /// transmit sent during the current run of duplicate ACKs. RFC 5681 section 3.2 step 2:
+    /// "When [RFC3042] is in use, additional data sent in limited transmit MUST NOT be included
+    /// in this calculation" (of ssthresh, eq. 4). Equal to `flight_size()` outside a run of
+    /// duplicate ACKs and after a timeout.
+    #[inline]
+    pub fn loss_flight(&self) -> u64 {
+        self.flight_size().saturating_sub(self.lt_bytes)
+    }
+
+    /// The default loss response: `max(FlightSize / 2, 2 * SMSS)` (RFC 5681 eq. 4), FlightSize
+    /// without limited-transmit segments ([`Core::loss_flight`]).
     #[inline]
     pub fn half_flight(&self) -> u64 {
-        (self.flight_size() / 2).max(2 * self.mss as u64)
+        (self.loss_flight() / 2).max(2 * self.mss as u64)
     }
 
     /// Whether the first unacknowledged segment is held by an ERSN.
@@ -251,6 +265,7 @@ impl Core {
         let end = self.snd_max + len as u64;
         if end <= self.snd_una + self.rwnd && end <= self.snd_una + self.cwnd + 2 * self.mss as u64 {
             self.send_new(now, len);
+            self.lt_bytes += len as u64;
         }
     }
 
@@ -321,6 +336,7 @@ impl TcpSender {
             rto: RtoEstimator::new(p.rto),
             rto_deadline: None,
             dupacks: 0,
+            lt_bytes: 0,
             gbn_cause: RetxCause::Timeout,
             recover: 0,
             ecn_recover: 0,
@@ -436,6 +452,7 @@ impl TcpSender {
                 c.snd_nxt = c.snd_una;
             }
             c.dupacks = 0;
+            c.lt_bytes = 0;
             let verdict = self.rec.on_new_ack(c, &mut self.cc, now, acked);
             self.cc.on_new_ack(c, now, acked, last, verdict.grow);
             if c.snd_una >= c.snd_max {
@@ -494,6 +511,9 @@ impl TcpSender {
         c.stats.timeout_base_rto_sum_ns += c.rto.base_rto().as_nanos() as u128;
         let head = *c.segs.get(0);
         c.out.timeouts.push(TimeoutRecord { seq: head.seq, len: head.len, copies_before: head.sends });
+        // A timeout's eq. 4 counts everything outstanding (the limited-transmit exclusion is for
+        // the fast retransmit only).
+        c.lt_bytes = 0;
         c.ssthresh = self.cc.ssthresh_after_timeout(c, now);
         c.cwnd = self.cc.cwnd_after_timeout(c, now);
         c.rto.back_off();

@@ -276,6 +276,36 @@ fn sack_single_loss_rfc6675() {
     assert!(p.delivered_all(FILE));
 }
 
+/// Issue 15's traced episode: cwnd 10 segments, segment 3 lost, limited transmit on. The ACKs of
+/// 0, 1, 2 release segments 10, 11, 12 (HighData = 13000, cwnd 10297 as above); the first two
+/// duplicate ACKs (of segments 4 and 5) each send one new segment by RFC 3042 (13 and 14:
+/// HighData = 15000 <= SND.UNA + cwnd + 2 SMSS = 15297). At the third duplicate ACK SND.MAX -
+/// SND.UNA = 12000, but RFC 5681 section 3.2 step 2 excludes the 2000 bytes limited transmit sent:
+/// FlightSize = 10000 and ssthresh = 5000 (before the fix: 6000). The timeout path is not
+/// affected (everything outstanding counts there).
+#[test]
+fn limited_transmit_segments_are_not_in_flightsize_for_ssthresh() {
+    for v in [Variant::Reno, Variant::NewReno, Variant::Sack] {
+        let mut prm = params(v);
+        prm.limited_transmit = true;
+        let mut p = Path::new(prm, Path::drops(&[(3000, 0)]), Path::no_ack_loss());
+        p.run(FILE, END);
+        let new_after_dup: Vec<u64> = p
+            .sent
+            .iter()
+            .filter(|&&(t, _, c)| c == 0 && t > SimTime::from_millis(103) && t < SimTime::from_millis(107))
+            .map(|&(_, seq, _)| seq)
+            .collect();
+        assert_eq!(new_after_dup, vec![13_000, 14_000], "{v:?}: limited transmit on duplicate ACKs 1 and 2");
+        let s3 = p.after_dupack(3);
+        assert_eq!(s3.t, SimTime::from_millis(107));
+        assert_eq!(s3.ssthresh, 5000, "{v:?}: FlightSize excludes the two limited-transmit segments");
+        let want_cwnd = if v == Variant::Sack { 5000 } else { 8000 };
+        assert_eq!(s3.cwnd, want_cwnd, "{v:?}");
+        assert!(p.delivered_all(FILE));
+    }
+}
+
 /// Drops segments 3, 5 and 7 of the first window.
 const THREE: &[(u64, u16)] = &[(3000, 0), (5000, 0), (7000, 0)];
 
