@@ -756,3 +756,131 @@ fn vegas_recovery_needs_the_vegas_controller() {
     let p = TcpParams::with(Variant::NewReno.cc(false), super::RecoveryKind::Vegas, MSS as u32);
     let _ = TcpSender::new(&p);
 }
+
+mod ns2_arithmetic {
+    //! The ns2 preset's loss response (`ns2_window`): ns-2.35 `TcpAgent::slowdown` with
+    //! `CLOSE_SSTHRESH_HALF` and `precisionReduce_ true` sets `ssthresh_ = (int)(windowd() / 2)`,
+    //! `windowd() = min(cwnd_, wnd_)` in packets, at least 2; ns-2's `cwnd_` excludes the
+    //! fast-recovery inflation (`dupwnd_`).
+    use super::*;
+
+    #[test]
+    fn fast_retransmit_halves_the_window_in_whole_segments() {
+        // Eleven segments in congestion avoidance, segment 3 lost, no limited transmit. The ACKs
+        // of 0, 1, 2 grow cwnd by 90, 90, 89 bytes (11000 -> 11269) and release 11, 12, 13; at
+        // the third duplicate ACK FlightSize = 14000 - 3000 = 11000. RFC 5681 eq. 4: 5500. ns-2:
+        // int(11.269 / 2) = 5 segments = 5000.
+        for (ns2, want) in [(false, 5500), (true, 5000)] {
+            let mut prm = params(Variant::NewReno);
+            prm.initial_cwnd = 11 * MSS;
+            prm.initial_ssthresh = 11 * MSS;
+            prm.ns2_window = ns2;
+            let mut p = Path::new(prm, Path::drops(&[(3000, 0)]), Path::no_ack_loss());
+            p.run(FILE, END);
+            let s3 = p.after_dupack(3);
+            assert_eq!((s3.ssthresh, s3.cwnd), (want, want + 3 * MSS), "ns2 {ns2}");
+            assert!(p.delivered_all(FILE));
+        }
+    }
+
+    #[test]
+    fn timeout_in_recovery_halves_the_deflated_window() {
+        // The fast retransmission of segment 3 is lost: the timer fires inside recovery. RFC 5681
+        // eq. 4 halves FlightSize (everything sent since 3000: at least the 10 segments of the
+        // entry), so ssthresh >= 5000. ns-2 halves `cwnd_` = the halved window 5 without the
+        // inflation: int(5 / 2) = 2 segments.
+        for ns2 in [false, true] {
+            let mut prm = params(Variant::NewReno);
+            prm.ns2_window = ns2;
+            let mut p = Path::new(prm, Path::drops(&[(3000, 0), (3000, 1)]), Path::no_ack_loss());
+            p.run(FILE, END);
+            assert_eq!(p.rtx[0].ssthresh, 5000, "entry: int(10.297 / 2) = FlightSize / 2 = 5 segments");
+            let to = p.rtx.iter().find(|r| r.cause == RetxCause::Timeout).unwrap();
+            if ns2 {
+                assert_eq!((to.ssthresh, to.cwnd), (2 * MSS, MSS));
+            } else {
+                assert!(to.ssthresh >= 5000, "{to:?}");
+            }
+            assert!(p.delivered_all(FILE));
+        }
+    }
+
+    #[test]
+    fn sack_blocks_limit() {
+        let mut p = params(Variant::Sack);
+        assert_eq!(p.max_sack_blocks(), 4, "RFC 2018 without timestamps");
+        p.timestamps = true;
+        assert_eq!(p.max_sack_blocks(), 3, "RFC 2018 with timestamps");
+        p.timestamps = false;
+        p.sack_blocks = 3; // ns-2.35 maxSackBlocks_
+        assert_eq!(p.max_sack_blocks(), 3);
+        // The receiver reports at most three blocks: five holes above RCV.NXT.
+        let mut r = TcpReceiver::new(&p);
+        for seq in [1000u64, 3000, 5000, 7000, 9000] {
+            r.on_data(SimTime::ZERO, seq, 1000, None, false, false);
+        }
+        let mut h = TcpHeader::default();
+        r.make_ack(SimTime::ZERO).apply(&mut h);
+        assert_eq!(h.sack_count, 3);
+        assert_eq!((h.sack[0].start, h.sack[0].end), (9000, 10_000), "the newest block first");
+    }
+}
+
+mod zero_window {
+    //! RFC 9293 3.8.6.1: a zero window stops the sender without a congestion response; the
+    //! persist timer probes it (RFC 1122 4.2.2.17: exponential backoff) until it opens.
+    use super::*;
+
+    fn ack(ack: u64, window: u64) -> TcpHeader {
+        TcpHeader { ack, window, is_ack: true, ..Default::default() }
+    }
+
+    #[test]
+    fn persist_timer_probes_a_zero_window() {
+        let mut prm = TcpParams::rfc(Variant::NewReno, 1000);
+        prm.initial_cwnd = 4000;
+        let mut s = TcpSender::new(&prm);
+        let t = SimTime::from_millis;
+        s.app_write(t(0), Some(6000));
+        assert_eq!(s.output().segments.len(), 4, "IW of four segments");
+        s.output().segments.clear();
+        // Everything acknowledged with a zero window: nothing is sent, the persist timer is
+        // armed at RTO = 1 s (RFC 6298 minimum) after the ACK, no retransmission timer.
+        s.on_ack(t(100), &ack(4000, 0));
+        assert!(s.output().segments.is_empty());
+        assert_eq!(s.rto_deadline(), Some(t(1100)));
+        assert!(s.c.persist);
+        let (cwnd, ssthresh) = (s.c.cwnd, s.c.ssthresh);
+        // The probe: one octet of new data, no window change, not a timeout.
+        s.on_rto(t(1100));
+        let seg = s.output().segments.remove(0);
+        assert_eq!((seg.seq, seg.len, seg.retx), (4000, 1, None));
+        assert_eq!((s.c.cwnd, s.c.ssthresh, s.stats().timeouts, s.stats().window_probes), (cwnd, ssthresh, 0, 1));
+        // Acknowledged, window still zero: the next probe waits twice as long.
+        s.on_ack(t(1200), &ack(4001, 0));
+        assert_eq!(s.rto_deadline(), Some(t(1200) + s.c.rto.rto().saturating_mul(2)));
+        // The window opens: the persist timer stops and the rest goes out.
+        s.on_ack(t(1300), &ack(4001, 10_000));
+        assert!(!s.c.persist);
+        let sent: Vec<(u64, u32)> = s.output().segments.iter().map(|g| (g.seq, g.len)).collect();
+        assert_eq!(sent, vec![(4001, 1000), (5001, 999)]);
+        assert_eq!(s.c.persist_backoff, 1);
+        assert_eq!(s.stats().timeouts, 0);
+    }
+
+    #[test]
+    fn without_zero_window_the_window_is_floored_at_one_segment() {
+        // ns-2 compatibility (`zero_window = false`, the ns2 preset): a zero window still lets
+        // one segment out.
+        let mut prm = TcpParams::rfc(Variant::NewReno, 1000);
+        prm.initial_cwnd = 4000;
+        prm.zero_window = false;
+        let mut s = TcpSender::new(&prm);
+        s.app_write(SimTime::ZERO, Some(6000));
+        s.output().segments.clear();
+        s.on_ack(SimTime::from_millis(100), &ack(4000, 0));
+        let sent: Vec<u64> = s.output().segments.iter().map(|g| g.seq).collect();
+        assert_eq!(sent, vec![4000]);
+        assert!(!s.c.persist);
+    }
+}
