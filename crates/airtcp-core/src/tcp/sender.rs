@@ -204,6 +204,13 @@ impl Core {
         self.stats.retx[cause.index()] += 1;
         self.stats.retx_bytes += len as u64;
         self.out.segments.push(SegmentOut { seq, len, copy, retx: Some(cause), ect: false, cwr: false, ts_ecr: self.ts_recent });
+        if cause == RetxCause::FastRetransmit && self.p.ns2_window {
+            // ns-2.35's dupack_action calls reset_rtx_timer(1, 0): the timer restarts (without
+            // backoff) at the fast retransmit and the RTT measurement in progress is dropped.
+            // RFC 6298 restarts it only on new ACKs.
+            self.timing = None;
+            self.restart_timer(now);
+        }
         self.start_timer_if_idle(now);
     }
 

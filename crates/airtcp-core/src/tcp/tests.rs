@@ -806,6 +806,41 @@ mod ns2_arithmetic {
     }
 
     #[test]
+    fn fast_retransmit_restarts_the_timer() {
+        // Segment 3 lost: the last new ACK before the duplicates (of segment 2) arrives at
+        // t = 103 ms, the fast retransmit at t = 107 ms. RFC 6298 5.3 leaves the timer armed
+        // from the new ACK; ns-2's dupack_action (reset_rtx_timer(1, 0)) re-arms it at the fast
+        // retransmit with the same RTO.
+        for ns2 in [false, true] {
+            let mut prm = params(Variant::NewReno);
+            prm.ns2_window = ns2;
+            let mut s = TcpSender::new(&prm);
+            let mut r = TcpReceiver::new(&prm);
+            let t = SimTime::from_millis;
+            s.app_write(t(0), Some(FILE));
+            s.output().segments.clear();
+            let mut ack_of = |s: &mut TcpSender, seq: u64, at: u64| {
+                r.on_data(t(at), seq, 1000, None, false, false);
+                let mut h = TcpHeader::default();
+                r.make_ack(t(at)).apply(&mut h);
+                s.on_ack(t(at), &h);
+            };
+            for (i, seq) in [0u64, 1000, 2000].iter().enumerate() {
+                ack_of(&mut s, *seq, 101 + i as u64);
+            }
+            let armed = s.rto_deadline().unwrap();
+            for (i, seq) in [4000u64, 5000, 6000].iter().enumerate() {
+                ack_of(&mut s, *seq, 105 + i as u64);
+            }
+            assert!(s.rec.in_recovery());
+            let rto = s.c.rto.rto();
+            let want = if ns2 { t(107) + rto } else { armed };
+            assert_eq!(s.rto_deadline(), Some(want), "ns2 {ns2}");
+            assert_eq!(armed, t(103) + rto);
+        }
+    }
+
+    #[test]
     fn sack_blocks_limit() {
         let mut p = params(Variant::Sack);
         assert_eq!(p.max_sack_blocks(), 4, "RFC 2018 without timestamps");
