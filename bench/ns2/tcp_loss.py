@@ -60,7 +60,9 @@ def airtcp(sim, text, seed):
 
 
 def ns2(args):
-    out = subprocess.run(["ns", *map(str, args)], capture_output=True, text=True, check=True, cwd=tempfile.gettempdir()).stdout
+    out = subprocess.run(
+        ["ns", *map(str, args)], capture_output=True, text=True, check=True, cwd=tempfile.gettempdir()
+    ).stdout
     line = next(ln for ln in out.splitlines() if ln.startswith(str(args[1]) + " "))
     w = line.split()
     return float(w[-3]), int(w[-2]), int(w[-1])
@@ -87,7 +89,8 @@ def main():
     def run(pt):
         v, p, retry = pt
         if a.wifi:
-            text = open(os.path.join(HERE, "tcp_wifi.toml")).read()
+            with open(os.path.join(HERE, "tcp_wifi.toml")) as fh:
+                text = fh.read()
             text = text.replace("@DUR@", str(a.duration)).replace("@V@", v).replace("@FER@", str(p))
             text = text.replace("@RETRY@", str(retry))
             ours = [airtcp(a.sim, text, s) for s in seeds]
@@ -107,7 +110,9 @@ def main():
         t0, t1 = mean(x[1] for x in ours), mean(x[1] for x in theirs)
         f0, f1 = mean(x[2] for x in ours), mean(x[2] for x in theirs)
         r = "-" if retry is None else retry
-        print(f"| {v} | {p:.0%} | {r} | {g0:.1f} | {g1:.1f} | {g0 / g1:.3f} | {t0:.1f} | {t1:.1f} | {f0:.1f} | {f1:.1f} |")
+        print(
+            f"| {v} | {p:.0%} | {r} | {g0:.1f} | {g1:.1f} | {g0 / g1:.3f} | {t0:.1f} | {t1:.1f} | {f0:.1f} | {f1:.1f} |"
+        )
 
 
 if __name__ == "__main__":
