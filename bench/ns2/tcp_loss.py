@@ -21,6 +21,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 WIRED = """[simulation]
 duration = "{dur}s"
+warmup = "10s"
 [[nodes]]
 name = "s"
 [[nodes]]
