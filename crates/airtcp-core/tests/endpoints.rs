@@ -112,15 +112,13 @@ fn finite_transfer_is_relayed_intact_and_completes() {
         // The flow counts the origin's transmissions and the final receiver's deliveries.
         assert_eq!(f.tx_bytes, l0.bytes_sent);
         assert_eq!(tcp.bytes_sent, l0.bytes_sent);
-        // Losses are on the second leg only. The first leg loses nothing: its only timeouts are
-        // those of a sender facing a full relay for longer than its RTO (the engine has no
-        // zero-window persist state; see docs/models/endpoints.md), and the ground truth (against
-        // the relay receiver) calls every one of them spurious.
+        // Losses are on the second leg only. The first leg loses nothing, and a full relay
+        // advertises a zero window that the sender's persist timer honours (RFC 9293 3.8.6.1):
+        // no timeout, no retransmission and no withheld ACK on the first leg.
         assert_eq!(l0.data_drops, 0);
         assert!(l1.data_drops > 0 && l1.retransmissions > 0, "leg 1: {l1:?}");
-        assert_eq!(l0.spurious_timeouts, l0.timeouts, "leg 0: {l0:?}");
-        assert!(l0.timeouts == 0 || l0.relay_withheld_acks > 0, "leg 0: {l0:?}");
-        assert_eq!(l0.retransmissions > 0, l0.duplicate_bytes > 0, "leg 0: {l0:?}");
+        assert_eq!((l0.timeouts, l0.retransmissions, l0.relay_withheld_acks), (0, 0, 0), "leg 0: {l0:?}");
+        assert_eq!(l0.duplicate_bytes, 0, "leg 0: {l0:?}");
         // Delay from the origin: the last leg's exceeds the first's (relay buffering + leg 2).
         assert!(l1.mean_delay_from_origin_s > l0.mean_delay_from_origin_s + 0.02);
         assert_eq!(l1.mean_delay_from_origin_s, f.mean_delay_s);
@@ -150,10 +148,16 @@ fn relay_memory_is_bounded_at_every_instant() {
             assert_eq!(up.engine.rcv_nxt, s.engine.c.app_end, "in-order bytes are relayed at once");
             max_seen = max_seen.max(held);
         }
-        assert!(max_seen >= buffer.bytes, "the buffer filled ({accounting:?}): {max_seen}");
+        // Filled to within one segment (less than a segment of room is advertised as zero:
+        // receiver-side silly-window avoidance).
+        assert!(max_seen + 1460 > buffer.bytes, "the buffer filled ({accounting:?}): {max_seen}");
         let r = w.result();
         let l0 = &r.connections[0];
-        assert!(l0.relay_withheld_acks > 0 && l0.relay_window_updates > 0, "{l0:?}");
+        // A full relay advertises a zero window (the sender's persist timer holds it back) and
+        // sends a window update when it drains; no ACK is withheld and the first leg, which loses
+        // nothing, has no timeout.
+        assert!(l0.relay_withheld_acks == 0 && l0.relay_window_updates > 0, "{l0:?}");
+        assert_eq!(l0.timeouts, 0, "{l0:?}");
         assert_leg_conservation(&r.connections);
     }
 }

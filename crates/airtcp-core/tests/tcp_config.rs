@@ -177,3 +177,15 @@ fn all_tcp_mistakes_at_once() {
         assert!(paths.contains(&p.as_str()), "{p} missing from {paths:?}");
     }
 }
+
+#[test]
+fn ns2_preset_window_arithmetic_sack_blocks_and_zero_window() {
+    let rfc = params("");
+    assert_eq!((rfc.ns2_window, rfc.zero_window, rfc.sack_blocks), (false, true, 0));
+    let ns2 = params("preset = \"ns2\", variant = \"sack\"");
+    assert_eq!((ns2.ns2_window, ns2.zero_window, ns2.sack_blocks, ns2.max_sack_blocks()), (true, false, 3, 3));
+    let mixed = params("preset = \"ns2\", zero_window = true, ns2_window = false, max_sack_blocks = 2");
+    assert_eq!((mixed.ns2_window, mixed.zero_window, mixed.sack_blocks), (false, true, 2));
+    let e = validate(&with_tcp("max_sack_blocks = 5"), "<test>", None).unwrap_err().to_string();
+    assert!(e.contains("flows[0].transport.max_sack_blocks") && e.contains("1 to 4"), "{e}");
+}

@@ -371,6 +371,16 @@ pub struct RawTcp {
     pub clock_granularity: Option<Quantity>,
     /// Forget SACK information after a timeout (default false).
     pub clear_sack_on_rto: Option<bool>,
+    /// Honour a zero advertised window with a persist timer and window probes (RFC 9293
+    /// 3.8.6.1; default true for rfc). `false`: the usable window never falls below one MSS
+    /// (ns-2, whose one-way TCP has no receiver window; default for ns2).
+    pub zero_window: Option<bool>,
+    /// Most SACK blocks per ACK, 1 to 4 (default: 4, or 3 with timestamps, RFC 2018; ns2: 3,
+    /// ns-2.35's `maxSackBlocks_`).
+    pub max_sack_blocks: Option<i64>,
+    /// ns-2.35's loss-response arithmetic: `ssthresh = max(int(min(cwnd, rwnd) / 2), 2)` whole
+    /// segments from the window (default false for rfc, true for ns2).
+    pub ns2_window: Option<bool>,
     /// Vegas alpha, segments (default 1).
     pub vegas_alpha: Option<i64>,
     /// Vegas beta, segments (default 3).

@@ -49,6 +49,8 @@ pub struct SenderStats {
     pub timeout_base_rto_sum_ns: u128,
     /// Loss-recovery episodes entered (fast retransmits).
     pub recoveries: u64,
+    /// Zero-window probes sent by the persist timer (RFC 9293 3.8.6.1).
+    pub window_probes: u64,
     /// Window reductions in response to ECN-Echo.
     pub ecn_reductions: u64,
     /// ACKs carrying ECE.

@@ -144,6 +144,18 @@ pub struct TcpParams {
     pub rto: RtoParams,
     /// Clear SACK marks after a timeout (RFC 2018 section 8; RFC 6675 allows keeping them).
     pub clear_sack_on_rto: bool,
+    /// ns-2.35's window arithmetic for the loss response (`preset = "ns2"`): `ssthresh =
+    /// max(int(min(cwnd, rwnd) / 2), 2)` whole segments, computed from the window (recovery
+    /// inflation excluded), not from FlightSize (`TcpAgent::slowdown(CLOSE_SSTHRESH_HALF)` with
+    /// `precisionReduce_ true`), after duplicate ACKs, an ECN echo and a timeout alike.
+    pub ns2_window: bool,
+    /// Honour a zero (or sub-segment) advertised window with a persist timer and window probes
+    /// (RFC 9293 3.8.6.1). Off: the usable window is floored at one MSS and never closes, as
+    /// ns-2 (whose one-way TCP has no receiver window in its ACKs).
+    pub zero_window: bool,
+    /// Most SACK blocks one ACK carries (0: RFC 2018's 4, or 3 with timestamps; ns-2.35's
+    /// `Agent/TCPSink maxSackBlocks_` is 3).
+    pub sack_blocks: u8,
 }
 
 impl TcpParams {
@@ -174,6 +186,9 @@ impl TcpParams {
             delayed_ack: None,
             rto: RtoParams::RFC6298,
             clear_sack_on_rto: false,
+            ns2_window: false,
+            zero_window: true,
+            sack_blocks: 0,
         }
     }
 
@@ -191,9 +206,11 @@ impl TcpParams {
         format!("{}+{}", self.cc.name(), self.recovery.name())
     }
 
-    /// Maximum SACK blocks an ACK carries (RFC 2018: 4, or 3 with the timestamp option).
+    /// Maximum SACK blocks an ACK carries: `sack_blocks` if set, else RFC 2018's limit (4, or 3
+    /// with the timestamp option: 40 option bytes hold 2 + 8n SACK bytes plus 10 of timestamps).
     pub fn max_sack_blocks(&self) -> usize {
-        if self.timestamps { 3 } else { 4 }
+        let rfc = if self.timestamps { 3 } else { 4 };
+        if self.sack_blocks == 0 { rfc } else { (self.sack_blocks as usize).min(rfc) }
     }
 
     /// Option bytes of a segment carrying `sack_blocks` SACK blocks.

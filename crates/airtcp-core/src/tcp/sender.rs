@@ -75,8 +75,15 @@ pub struct Core {
     pub cwnd: u64,
     /// Slow-start threshold, bytes.
     pub ssthresh: u64,
-    /// Receiver's advertised window, bytes.
+    /// Usable receiver window, bytes (the advertised window; floored at one MSS when
+    /// `zero_window` is off).
     pub rwnd: u64,
+    /// The window field of the last ACK (an update reopening a closed window is no duplicate).
+    pub rwnd_adv: u64,
+    /// The retransmission-timer slot holds the persist timer (RFC 9293 3.8.6.1).
+    pub persist: bool,
+    /// Persist-timer backoff multiplier (1, 2, 4, ... up to 64; reset when the window opens).
+    pub persist_backoff: u64,
     /// Outstanding segments / scoreboard.
     pub segs: Segments,
     /// RTT estimator.
@@ -85,6 +92,9 @@ pub struct Core {
     pub rto_deadline: Option<SimTime>,
     /// Consecutive duplicate ACKs.
     pub dupacks: u32,
+    /// Bytes sent by RFC 3042 limited transmit since the last ACK of new data (excluded from
+    /// FlightSize when ssthresh is computed after a fast retransmit: RFC 5681 3.2 step 2).
+    pub lt_bytes: u64,
     /// Cause attached to go-back-N resends (segments below `snd_max`).
     pub gbn_cause: RetxCause,
     /// RFC 6582 `recover`: no new recovery episode until `snd_una >= recover` (set on entering
@@ -117,10 +127,32 @@ impl Core {
         self.snd_max - self.snd_una
     }
 
-    /// The default loss response: `max(FlightSize / 2, 2 * SMSS)` (RFC 5681 eq. 4).
+    /// FlightSize for a loss response: [`Core::flight_size`] without the segments limited
+    /// transmit sent during the current run of duplicate ACKs. RFC 5681 section 3.2 step 2:
+    /// "When [RFC3042] is in use, additional data sent in limited transmit MUST NOT be included
+    /// in this calculation" (of ssthresh, eq. 4). Equal to `flight_size()` outside a run of
+    /// duplicate ACKs and after a timeout.
+    #[inline]
+    pub fn loss_flight(&self) -> u64 {
+        self.flight_size().saturating_sub(self.lt_bytes)
+    }
+
+    /// The default loss response: `max(FlightSize / 2, 2 * SMSS)` (RFC 5681 eq. 4), FlightSize
+    /// without limited-transmit segments ([`Core::loss_flight`]).
+    ///
+    /// With `ns2_window` (the ns2 preset), ns-2.35's arithmetic instead: `TcpAgent::slowdown`
+    /// with `CLOSE_SSTHRESH_HALF` and `precisionReduce_ true` sets `ssthresh_ = (int)(windowd() /
+    /// 2)` with `windowd() = min(cwnd_, wnd_)` in packets, and at least 2: the window, not
+    /// FlightSize, truncated to whole segments (ns-2's cwnd never counts its `singledup_`
+    /// segments, so the limited-transmit exclusion is implicit there).
     #[inline]
     pub fn half_flight(&self) -> u64 {
-        (self.flight_size() / 2).max(2 * self.mss as u64)
+        let mss = self.mss as u64;
+        if self.p.ns2_window {
+            let w = self.cwnd.min(self.rwnd) / mss;
+            return (w / 2).max(2) * mss;
+        }
+        (self.loss_flight() / 2).max(2 * mss)
     }
 
     /// Whether the first unacknowledged segment is held by an ERSN.
@@ -172,6 +204,13 @@ impl Core {
         self.stats.retx[cause.index()] += 1;
         self.stats.retx_bytes += len as u64;
         self.out.segments.push(SegmentOut { seq, len, copy, retx: Some(cause), ect: false, cwr: false, ts_ecr: self.ts_recent });
+        if cause == RetxCause::FastRetransmit && self.p.ns2_window {
+            // ns-2.35's dupack_action calls reset_rtx_timer(1, 0): the timer restarts (without
+            // backoff) at the fast retransmit and the RTT measurement in progress is dropped.
+            // RFC 6298 restarts it only on new ACKs.
+            self.timing = None;
+            self.restart_timer(now);
+        }
         self.start_timer_if_idle(now);
     }
 
@@ -251,7 +290,25 @@ impl Core {
         let end = self.snd_max + len as u64;
         if end <= self.snd_una + self.rwnd && end <= self.snd_una + self.cwnd + 2 * self.mss as u64 {
             self.send_new(now, len);
+            self.lt_bytes += len as u64;
         }
+    }
+
+    /// RFC 9293 3.8.6.1: when the receiver's window stops all sending (nothing outstanding, data
+    /// waiting, the next segment beyond `SND.UNA + rwnd`), the persist timer is armed in the
+    /// retransmission timer's slot, at `RTO · persist_backoff` (at most the maximum RTO).
+    pub fn arm_persist_if_blocked(&mut self, now: SimTime) {
+        if !self.p.zero_window || self.rto_deadline.is_some() || self.snd_una < self.snd_max {
+            return;
+        }
+        let Some(len) = self.next_new_len() else { return };
+        if self.snd_max + len as u64 <= self.snd_una + self.rwnd {
+            return;
+        }
+        let max = self.rto.params().max.max(self.rto.rto());
+        let d = self.rto.rto().saturating_mul(self.persist_backoff).min(max);
+        self.rto_deadline = Some(now + d);
+        self.persist = true;
     }
 
     /// Records a state sample if the series is on and something changed.
@@ -317,10 +374,14 @@ impl TcpSender {
             cwnd: p.initial_cwnd.max(p.mss as u64),
             ssthresh: p.initial_ssthresh,
             rwnd: p.rcv_buffer,
+            rwnd_adv: p.rcv_buffer,
+            persist: false,
+            persist_backoff: 1,
             segs: Segments::with_capacity(64),
             rto: RtoEstimator::new(p.rto),
             rto_deadline: None,
             dupacks: 0,
+            lt_bytes: 0,
             gbn_cause: RetxCause::Timeout,
             recover: 0,
             ecn_recover: 0,
@@ -379,6 +440,7 @@ impl TcpSender {
             Some(b) => self.c.app_end.saturating_add(b),
         };
         self.send(now);
+        self.c.arm_persist_if_blocked(now);
         self.c.record(now);
     }
 
@@ -396,7 +458,20 @@ impl TcpSender {
         if h.ack > c.snd_max {
             return; // acknowledges data never sent: ignore (RFC 9293)
         }
-        c.rwnd = h.window.max(c.mss as u64);
+        // RFC 5681 section 2 excludes ACKs that change the window from the duplicates. Windows
+        // here change only at a relay, whose window moves as it drains even between true
+        // duplicates; only the update that reopens a window closed below one MSS is excluded.
+        let window_update = h.window >= c.mss as u64 && c.rwnd_adv < c.mss as u64;
+        c.rwnd_adv = h.window;
+        c.rwnd = if c.p.zero_window { h.window } else { h.window.max(c.mss as u64) };
+        if c.p.zero_window && c.rwnd >= c.mss as u64 {
+            c.persist_backoff = 1;
+            if c.persist {
+                // The window opened: the persist timer stops (sending restarts the RTO).
+                c.persist = false;
+                c.rto_deadline = None;
+            }
+        }
         if let Some((tsval, _)) = h.timestamp {
             c.ts_recent = tsval;
         }
@@ -436,6 +511,7 @@ impl TcpSender {
                 c.snd_nxt = c.snd_una;
             }
             c.dupacks = 0;
+            c.lt_bytes = 0;
             let verdict = self.rec.on_new_ack(c, &mut self.cc, now, acked);
             self.cc.on_new_ack(c, now, acked, last, verdict.grow);
             if c.snd_una >= c.snd_max {
@@ -446,7 +522,7 @@ impl TcpSender {
             if c.stats.done_at.is_none() && c.app_end != u64::MAX && c.snd_una >= c.app_end {
                 c.stats.done_at = Some(now);
             }
-        } else if h.ack == c.snd_una && h.payload == 0 && c.snd_max > c.snd_una {
+        } else if h.ack == c.snd_una && h.payload == 0 && c.snd_max > c.snd_una && !window_update {
             c.dupacks += 1;
             c.stats.dupacks += 1;
             self.cc.on_dupack(c, now);
@@ -457,6 +533,7 @@ impl TcpSender {
             self.on_ece(now);
         }
         self.send(now);
+        self.c.arm_persist_if_blocked(now);
         self.c.record(now);
     }
 
@@ -484,6 +561,21 @@ impl TcpSender {
             return;
         }
         c.rto_deadline = None;
+        if std::mem::take(&mut c.persist) {
+            // RFC 9293 3.8.6.1: probe the window with new data, without any congestion
+            // response: what fits a window smaller than a segment (the SWS override of RFC 9293
+            // 3.8.6.2.1), or one octet into a zero window; the next probe waits twice as long
+            // (RFC 1122 4.2.2.17).
+            if let Some(len) = c.next_new_len() {
+                let len = (len as u64).min(c.rwnd.max(1)) as u32;
+                c.stats.window_probes += 1;
+                c.send_new(now, len);
+            }
+            c.persist_backoff = (c.persist_backoff * 2).min(64);
+            c.arm_persist_if_blocked(now);
+            c.record(now);
+            return;
+        }
         if c.snd_una >= c.snd_max || c.segs.is_empty() {
             return;
         }
@@ -494,6 +586,14 @@ impl TcpSender {
         c.stats.timeout_base_rto_sum_ns += c.rto.base_rto().as_nanos() as u128;
         let head = *c.segs.get(0);
         c.out.timeouts.push(TimeoutRecord { seq: head.seq, len: head.len, copies_before: head.sends });
+        // A timeout's eq. 4 counts everything outstanding (the limited-transmit exclusion is for
+        // the fast retransmit only).
+        c.lt_bytes = 0;
+        if c.p.ns2_window && self.rec.in_recovery() {
+            // ns-2 keeps the fast-recovery inflation apart (`dupwnd_`): its `cwnd_` is the
+            // halved window when a timeout ends a recovery.
+            c.cwnd = c.cwnd.min(c.ssthresh);
+        }
         c.ssthresh = self.cc.ssthresh_after_timeout(c, now);
         c.cwnd = self.cc.cwnd_after_timeout(c, now);
         c.rto.back_off();
@@ -506,6 +606,12 @@ impl TcpSender {
         c.snd_nxt = c.snd_una;
         c.gbn_cause = RetxCause::Timeout;
         self.send(now);
+        let c = &mut self.c;
+        if c.p.zero_window && c.snd_nxt == c.snd_una && !c.segs.is_empty() {
+            // A zero window stops go-back-N; the timed-out segment itself is still resent
+            // (RFC 6298 5.4; it lies inside the window offered when it was first sent).
+            c.retransmit_head(now, RetxCause::Timeout);
+        }
         self.c.restart_timer(now);
         self.c.record(now);
     }

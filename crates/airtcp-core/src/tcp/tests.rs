@@ -276,6 +276,36 @@ fn sack_single_loss_rfc6675() {
     assert!(p.delivered_all(FILE));
 }
 
+/// Issue 15's traced episode: cwnd 10 segments, segment 3 lost, limited transmit on. The ACKs of
+/// 0, 1, 2 release segments 10, 11, 12 (HighData = 13000, cwnd 10297 as above); the first two
+/// duplicate ACKs (of segments 4 and 5) each send one new segment by RFC 3042 (13 and 14:
+/// HighData = 15000 <= SND.UNA + cwnd + 2 SMSS = 15297). At the third duplicate ACK SND.MAX -
+/// SND.UNA = 12000, but RFC 5681 section 3.2 step 2 excludes the 2000 bytes limited transmit sent:
+/// FlightSize = 10000 and ssthresh = 5000 (before the fix: 6000). The timeout path is not
+/// affected (everything outstanding counts there).
+#[test]
+fn limited_transmit_segments_are_not_in_flightsize_for_ssthresh() {
+    for v in [Variant::Reno, Variant::NewReno, Variant::Sack] {
+        let mut prm = params(v);
+        prm.limited_transmit = true;
+        let mut p = Path::new(prm, Path::drops(&[(3000, 0)]), Path::no_ack_loss());
+        p.run(FILE, END);
+        let new_after_dup: Vec<u64> = p
+            .sent
+            .iter()
+            .filter(|&&(t, _, c)| c == 0 && t > SimTime::from_millis(103) && t < SimTime::from_millis(107))
+            .map(|&(_, seq, _)| seq)
+            .collect();
+        assert_eq!(new_after_dup, vec![13_000, 14_000], "{v:?}: limited transmit on duplicate ACKs 1 and 2");
+        let s3 = p.after_dupack(3);
+        assert_eq!(s3.t, SimTime::from_millis(107));
+        assert_eq!(s3.ssthresh, 5000, "{v:?}: FlightSize excludes the two limited-transmit segments");
+        let want_cwnd = if v == Variant::Sack { 5000 } else { 8000 };
+        assert_eq!(s3.cwnd, want_cwnd, "{v:?}");
+        assert!(p.delivered_all(FILE));
+    }
+}
+
 /// Drops segments 3, 5 and 7 of the first window.
 const THREE: &[(u64, u16)] = &[(3000, 0), (5000, 0), (7000, 0)];
 
@@ -725,4 +755,167 @@ mod veno {
 fn vegas_recovery_needs_the_vegas_controller() {
     let p = TcpParams::with(Variant::NewReno.cc(false), super::RecoveryKind::Vegas, MSS as u32);
     let _ = TcpSender::new(&p);
+}
+
+mod ns2_arithmetic {
+    //! The ns2 preset's loss response (`ns2_window`): ns-2.35 `TcpAgent::slowdown` with
+    //! `CLOSE_SSTHRESH_HALF` and `precisionReduce_ true` sets `ssthresh_ = (int)(windowd() / 2)`,
+    //! `windowd() = min(cwnd_, wnd_)` in packets, at least 2; ns-2's `cwnd_` excludes the
+    //! fast-recovery inflation (`dupwnd_`).
+    use super::*;
+
+    #[test]
+    fn fast_retransmit_halves_the_window_in_whole_segments() {
+        // Eleven segments in congestion avoidance, segment 3 lost, no limited transmit. The ACKs
+        // of 0, 1, 2 grow cwnd by 90, 90, 89 bytes (11000 -> 11269) and release 11, 12, 13; at
+        // the third duplicate ACK FlightSize = 14000 - 3000 = 11000. RFC 5681 eq. 4: 5500. ns-2:
+        // int(11.269 / 2) = 5 segments = 5000.
+        for (ns2, want) in [(false, 5500), (true, 5000)] {
+            let mut prm = params(Variant::NewReno);
+            prm.initial_cwnd = 11 * MSS;
+            prm.initial_ssthresh = 11 * MSS;
+            prm.ns2_window = ns2;
+            let mut p = Path::new(prm, Path::drops(&[(3000, 0)]), Path::no_ack_loss());
+            p.run(FILE, END);
+            let s3 = p.after_dupack(3);
+            assert_eq!((s3.ssthresh, s3.cwnd), (want, want + 3 * MSS), "ns2 {ns2}");
+            assert!(p.delivered_all(FILE));
+        }
+    }
+
+    #[test]
+    fn timeout_in_recovery_halves_the_deflated_window() {
+        // The fast retransmission of segment 3 is lost: the timer fires inside recovery. RFC 5681
+        // eq. 4 halves FlightSize (everything sent since 3000: at least the 10 segments of the
+        // entry), so ssthresh >= 5000. ns-2 halves `cwnd_` = the halved window 5 without the
+        // inflation: int(5 / 2) = 2 segments.
+        for ns2 in [false, true] {
+            let mut prm = params(Variant::NewReno);
+            prm.ns2_window = ns2;
+            let mut p = Path::new(prm, Path::drops(&[(3000, 0), (3000, 1)]), Path::no_ack_loss());
+            p.run(FILE, END);
+            assert_eq!(p.rtx[0].ssthresh, 5000, "entry: int(10.297 / 2) = FlightSize / 2 = 5 segments");
+            let to = p.rtx.iter().find(|r| r.cause == RetxCause::Timeout).unwrap();
+            if ns2 {
+                assert_eq!((to.ssthresh, to.cwnd), (2 * MSS, MSS));
+            } else {
+                assert!(to.ssthresh >= 5000, "{to:?}");
+            }
+            assert!(p.delivered_all(FILE));
+        }
+    }
+
+    #[test]
+    fn fast_retransmit_restarts_the_timer() {
+        // Segment 3 lost: the last new ACK before the duplicates (of segment 2) arrives at
+        // t = 103 ms, the fast retransmit at t = 107 ms. RFC 6298 5.3 leaves the timer armed
+        // from the new ACK; ns-2's dupack_action (reset_rtx_timer(1, 0)) re-arms it at the fast
+        // retransmit with the same RTO.
+        for ns2 in [false, true] {
+            let mut prm = params(Variant::NewReno);
+            prm.ns2_window = ns2;
+            let mut s = TcpSender::new(&prm);
+            let mut r = TcpReceiver::new(&prm);
+            let t = SimTime::from_millis;
+            s.app_write(t(0), Some(FILE));
+            s.output().segments.clear();
+            let mut ack_of = |s: &mut TcpSender, seq: u64, at: u64| {
+                r.on_data(t(at), seq, 1000, None, false, false);
+                let mut h = TcpHeader::default();
+                r.make_ack(t(at)).apply(&mut h);
+                s.on_ack(t(at), &h);
+            };
+            for (i, seq) in [0u64, 1000, 2000].iter().enumerate() {
+                ack_of(&mut s, *seq, 101 + i as u64);
+            }
+            let armed = s.rto_deadline().unwrap();
+            for (i, seq) in [4000u64, 5000, 6000].iter().enumerate() {
+                ack_of(&mut s, *seq, 105 + i as u64);
+            }
+            assert!(s.rec.in_recovery());
+            let rto = s.c.rto.rto();
+            let want = if ns2 { t(107) + rto } else { armed };
+            assert_eq!(s.rto_deadline(), Some(want), "ns2 {ns2}");
+            assert_eq!(armed, t(103) + rto);
+        }
+    }
+
+    #[test]
+    fn sack_blocks_limit() {
+        let mut p = params(Variant::Sack);
+        assert_eq!(p.max_sack_blocks(), 4, "RFC 2018 without timestamps");
+        p.timestamps = true;
+        assert_eq!(p.max_sack_blocks(), 3, "RFC 2018 with timestamps");
+        p.timestamps = false;
+        p.sack_blocks = 3; // ns-2.35 maxSackBlocks_
+        assert_eq!(p.max_sack_blocks(), 3);
+        // The receiver reports at most three blocks: five holes above RCV.NXT.
+        let mut r = TcpReceiver::new(&p);
+        for seq in [1000u64, 3000, 5000, 7000, 9000] {
+            r.on_data(SimTime::ZERO, seq, 1000, None, false, false);
+        }
+        let mut h = TcpHeader::default();
+        r.make_ack(SimTime::ZERO).apply(&mut h);
+        assert_eq!(h.sack_count, 3);
+        assert_eq!((h.sack[0].start, h.sack[0].end), (9000, 10_000), "the newest block first");
+    }
+}
+
+mod zero_window {
+    //! RFC 9293 3.8.6.1: a zero window stops the sender without a congestion response; the
+    //! persist timer probes it (RFC 1122 4.2.2.17: exponential backoff) until it opens.
+    use super::*;
+
+    fn ack(ack: u64, window: u64) -> TcpHeader {
+        TcpHeader { ack, window, is_ack: true, ..Default::default() }
+    }
+
+    #[test]
+    fn persist_timer_probes_a_zero_window() {
+        let mut prm = TcpParams::rfc(Variant::NewReno, 1000);
+        prm.initial_cwnd = 4000;
+        let mut s = TcpSender::new(&prm);
+        let t = SimTime::from_millis;
+        s.app_write(t(0), Some(6000));
+        assert_eq!(s.output().segments.len(), 4, "IW of four segments");
+        s.output().segments.clear();
+        // Everything acknowledged with a zero window: nothing is sent, the persist timer is
+        // armed at RTO = 1 s (RFC 6298 minimum) after the ACK, no retransmission timer.
+        s.on_ack(t(100), &ack(4000, 0));
+        assert!(s.output().segments.is_empty());
+        assert_eq!(s.rto_deadline(), Some(t(1100)));
+        assert!(s.c.persist);
+        let (cwnd, ssthresh) = (s.c.cwnd, s.c.ssthresh);
+        // The probe: one octet of new data, no window change, not a timeout.
+        s.on_rto(t(1100));
+        let seg = s.output().segments.remove(0);
+        assert_eq!((seg.seq, seg.len, seg.retx), (4000, 1, None));
+        assert_eq!((s.c.cwnd, s.c.ssthresh, s.stats().timeouts, s.stats().window_probes), (cwnd, ssthresh, 0, 1));
+        // Acknowledged, window still zero: the next probe waits twice as long.
+        s.on_ack(t(1200), &ack(4001, 0));
+        assert_eq!(s.rto_deadline(), Some(t(1200) + s.c.rto.rto().saturating_mul(2)));
+        // The window opens: the persist timer stops and the rest goes out.
+        s.on_ack(t(1300), &ack(4001, 10_000));
+        assert!(!s.c.persist);
+        let sent: Vec<(u64, u32)> = s.output().segments.iter().map(|g| (g.seq, g.len)).collect();
+        assert_eq!(sent, vec![(4001, 1000), (5001, 999)]);
+        assert_eq!(s.c.persist_backoff, 1);
+        assert_eq!(s.stats().timeouts, 0);
+    }
+
+    #[test]
+    fn without_zero_window_the_window_is_floored_at_one_segment() {
+        // ns-2 compatibility (`zero_window = false`, the ns2 preset): a zero window still lets
+        // one segment out.
+        let mut prm = TcpParams::rfc(Variant::NewReno, 1000);
+        prm.initial_cwnd = 4000;
+        prm.zero_window = false;
+        let mut s = TcpSender::new(&prm);
+        s.app_write(SimTime::ZERO, Some(6000));
+        s.output().segments.clear();
+        s.on_ack(SimTime::from_millis(100), &ack(4000, 0));
+        let sent: Vec<u64> = s.output().segments.iter().map(|g| g.seq).collect();
+        assert_eq!(sent, vec![4000]);
+        assert!(!s.c.persist);
+    }
 }

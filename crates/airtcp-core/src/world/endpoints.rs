@@ -448,26 +448,37 @@ impl World {
     }
 
     /// Relay receiver `agent` (feeding `sender`) sends an ACK now, advertising the relay's free
-    /// space, unless the relay is full and the ACK would acknowledge new data (then it is owed
-    /// and sent when the relay has room: see [`crate::transport::relay`]).
+    /// space (zero when full; a window update follows when the relay has room). Only for an
+    /// upstream sender that does not honour a zero window (`zero_window = false`) does a full
+    /// relay withhold the ACK of new data instead (see [`crate::transport::relay`]).
     pub(crate) fn relay_send_ack(&mut self, agent: u32, sender: u32) {
         let now = self.sched.now();
         let Some(Agent::TcpReceiver(a)) = self.agents.get(agent as usize) else { return };
-        let (rcv_nxt, gap) = (a.engine.rcv_nxt, a.engine.has_gap());
+        let (rcv_nxt, gap, zero_window, mss) = (a.engine.rcv_nxt, a.engine.has_gap(), a.params.zero_window, a.params.mss);
         let Some(Agent::TcpSender(s)) = self.agents.get_mut(sender as usize) else { return };
         let s = &mut **s;
         let Some(r) = s.relay.as_mut() else { return };
         let held = r.buffer.held(&s.engine);
-        if held >= r.buffer.bytes && rcv_nxt > r.last_ack {
+        if held >= r.buffer.bytes && rcv_nxt > r.last_ack && !zero_window {
+            // An upstream sender without zero-window handling (`zero_window = false`, the ns2
+            // preset) never stops for a window: a full relay withholds its ACKs of new data.
             r.ack_owed = true;
             r.stats.withheld_acks += 1;
             return;
         }
-        let window = r.buffer.window(held);
-        if !gap && !r.ack_owed && rcv_nxt == r.last_ack && r.last_ack_sent == Some((window, now)) {
-            return;
+        let mut window = r.buffer.window(held);
+        if zero_window && window < mss as u64 {
+            // Receiver-side silly-window avoidance (RFC 9293 3.8.6.2.2): less than a segment of
+            // room is advertised as zero, and the update waits until a segment fits.
+            window = 0;
         }
-        r.ack_owed = false;
+        let same = !gap && rcv_nxt == r.last_ack && r.last_ack_sent.map(|(w, _)| w) == Some(window);
+        if same && ((!r.ack_owed && r.last_ack_sent == Some((window, now))) || (zero_window && window == 0)) {
+            return; // nothing new to say (a repeated zero window would be a duplicate ACK)
+        }
+        // A full relay advertises a zero window; the upstream sender's persist timer (RFC 9293
+        // 3.8.6.1) holds it back and a window update is owed once the buffer drains.
+        r.ack_owed = zero_window && window == 0;
         r.last_ack = rcv_nxt;
         r.last_ack_sent = Some((window, now));
         let Agent::TcpReceiver(a) = &mut self.agents[agent as usize] else { unreachable!("checked above") };

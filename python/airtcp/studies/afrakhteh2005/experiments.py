@@ -255,7 +255,7 @@ exp12 = Experiment(
     params={"case": [1, 2, 3, 4, 5, 6]},
     factors={"case": set_exp12_case},
     fixed=FIXED,
-    replications=ByMode(quick=2, full=10),  # capture effects: more replications than elsewhere
+    replications=ByMode(quick=6, full=10),  # capture effects: more replications than elsewhere
     metrics={
         "throughput": throughput_kbps,
         "delay": delay_ms,

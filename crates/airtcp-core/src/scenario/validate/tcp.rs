@@ -48,6 +48,9 @@ impl Validator<'_> {
                 initial_rto: None,
                 clock_granularity: None,
                 clear_sack_on_rto: None,
+                zero_window: None,
+                max_sack_blocks: None,
+                ns2_window: None,
                 vegas_alpha: None,
                 vegas_beta: None,
                 vegas_gamma: None,
@@ -196,6 +199,19 @@ impl Validator<'_> {
             self.errs.push(join(path, "clock_granularity"), Some("\"0s\"".into()), "the ns2 estimator needs a positive tick");
         }
         p.clear_sack_on_rto = t.clear_sack_on_rto.unwrap_or(false);
+        // ns-2.35: no receiver window in the one-way TCP's ACKs (the window never closes),
+        // `slowdown()`'s whole-packet ssthresh from the window, `Agent/TCPSink maxSackBlocks_ 3`.
+        p.zero_window = t.zero_window.unwrap_or(!ns2);
+        p.ns2_window = t.ns2_window.unwrap_or(ns2);
+        match t.max_sack_blocks {
+            None => p.sack_blocks = if ns2 { 3 } else { 0 },
+            Some(n @ 1..=4) => p.sack_blocks = n as u8,
+            Some(n) => self.errs.push(
+                join(path, "max_sack_blocks"),
+                Some(n.to_string()),
+                "1 to 4 SACK blocks (RFC 2018: 40 option bytes hold at most 4; 3 with timestamps)",
+            ),
+        }
         if p.initial_cwnd == 0 {
             p.initial_cwnd = rfc5681_initial_window(mss);
         }

@@ -162,7 +162,7 @@ impl CongestionControl for Veno {
     fn ssthresh_after_loss(&self, c: &Core, _now: SimTime) -> u64 {
         let w = match self.p.reduce_from {
             ReduceFrom::Window => c.cwnd.min(c.rwnd),
-            ReduceFrom::Flight => c.flight_size(),
+            ReduceFrom::Flight => c.loss_flight(),
         };
         let s = if self.non_congestive() { w * 4 / 5 } else { w / 2 };
         s.max(2 * c.mss as u64)
