@@ -467,7 +467,7 @@ pub struct RawOutputs {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RawWireless {
-    /// `"ns2-wavelan"` (default) or `"80211b"`.
+    /// `"ns2-wavelan"` (default), `"80211b"`, `"80211a"` or `"80211g"`.
     pub preset: Option<String>,
     /// `"adhoc"` (default) or `"infrastructure"`.
     pub mode: Option<String>,

@@ -1,4 +1,5 @@
-//! The validated parameters of a wireless scenario, with the two presets.
+//! The validated parameters of a wireless scenario, with the presets (`ns2-wavelan`, `80211b`,
+//! `80211a`, `80211g`).
 
 use super::phy::{PhyStandard, PhyTiming, Preamble, standard_mac_constants};
 use super::propagation::{LinkBudget, Propagation};
@@ -174,5 +175,36 @@ impl WifiParams {
             ll_delay: SimTime::ZERO,
             ..WifiParams::ns2_wavelan()
         }
+    }
+
+    /// An OFDM preset on top of [`WifiParams::ieee80211b`]: 54 Mb/s data, 6 Mb/s control (the
+    /// lowest mandatory rate, as ns-3's default control mode), the PHY's slot, SIFS and CWmin/CWmax
+    /// (IEEE 802.11-2016 clause 17 / 18), same radio and ranges as the other presets so that
+    /// topologies carry over (set `frequency` for 5 GHz propagation).
+    fn ofdm(standard: PhyStandard, preset: &str) -> WifiParams {
+        let (slot, sifs, cw_min, cw_max) = standard_mac_constants(standard);
+        let b = WifiParams::ieee80211b();
+        WifiParams {
+            preset: preset.into(),
+            phy: PhyTiming { standard, data_rate_bps: 54_000_000, basic_rate_bps: 6_000_000, ..b.phy },
+            slot,
+            sifs,
+            cw_min,
+            cw_max,
+            ..b
+        }
+    }
+
+    /// The 802.11a preset: OFDM (clause 17) 54 Mb/s data, 6 Mb/s control, slot 9 us, SIFS 16 us,
+    /// CW 15..1023, IEEE DCF details, SINR receiver, RTS/CTS off.
+    pub fn ieee80211a() -> WifiParams {
+        WifiParams::ofdm(PhyStandard::Ofdm, "80211a")
+    }
+
+    /// The 802.11g preset (an ERP-only cell): ERP-OFDM (clause 18) 54 Mb/s data, 6 Mb/s control,
+    /// short slot 9 us, SIFS 10 us plus the 6 us signal extension, CW 15..1023, IEEE DCF details,
+    /// SINR receiver, RTS/CTS off.
+    pub fn ieee80211g() -> WifiParams {
+        WifiParams::ofdm(PhyStandard::ErpOfdm, "80211g")
     }
 }

@@ -19,7 +19,7 @@ pub(super) fn radio_edges(w: &WirelessConfig) -> Vec<Edge> {
     Channel::of_stations(&w.stations, &w.params).routing_edges(&w.stations, w.params.rx_threshold_w)
 }
 
-const PRESETS: &str = "\"ns2-wavelan\", \"80211b\"";
+const PRESETS: &str = "\"ns2-wavelan\", \"80211b\", \"80211a\", \"80211g\"";
 
 /// Parses a power: `"0.28W"`, `"281.8mW"`, `"24.5dBm"`, or a float in watts.
 fn parse_power(v: &toml::Value) -> Result<f64, String> {
@@ -132,6 +132,8 @@ impl Validator<'_> {
         let mut p = match w.preset.as_deref() {
             None | Some("ns2-wavelan") => WifiParams::ns2_wavelan(),
             Some("80211b") => WifiParams::ieee80211b(),
+            Some("80211a") => WifiParams::ieee80211a(),
+            Some("80211g") => WifiParams::ieee80211g(),
             Some(other) => {
                 self.errs.push("wireless.preset", Some(format!("{other:?}")), format!("allowed presets: {PRESETS}"));
                 WifiParams::ns2_wavelan()
