@@ -230,6 +230,8 @@ pub struct Wifi {
     /// Report retry-limit discards to the network layer ([`Outbox::failed`]) instead of dropping
     /// them (set when a routing protocol reacts to link failures).
     pub route_feedback: bool,
+    /// The shared log of transmissions read lazily by passive radios (`mac/medium.rs`).
+    pub air: mac::AirLog,
 }
 
 impl Wifi {
@@ -279,7 +281,9 @@ impl Wifi {
                 }
             }
         }
+        let air = mac::AirLog::new(&channel, &params);
         Wifi {
+            air,
             k: Consts::of(&params),
             params,
             stations,

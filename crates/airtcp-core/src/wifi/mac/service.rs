@@ -145,6 +145,10 @@ impl Wifi {
             return;
         }
         st.held = false;
+        // The state the radio would have after the transmissions it heard (this entry point
+        // does not settle it to now).
+        self.catch_up(s, sched, packets);
+        let st = &mut self.stations[s];
         if st.pkt_tx.is_none()
             && st.ctrl.is_none()
             && st.tx_state == TxState::Idle

@@ -1,0 +1,317 @@
+//! The shared medium log: how a frame reaches radios that are not waiting for the medium.
+//!
+//! A transmission is appended once to a log shared by every radio. A radio whose MAC has no
+//! backoff in progress (a *passive* radio: nothing to send, or waiting for a response) is not
+//! touched when a neighbour transmits: it reads the log from its own cursor when it next has to
+//! act (its own timer, a frame addressed to it, a packet from the network layer), or when the log
+//! is compacted. Radios with a backoff in progress read the log at every neighbouring
+//! transmission, as before, since their access timer depends on the medium.
+//!
+//! Reading the log gives exactly the state the radio would have had if it had been settled at
+//! every neighbouring transmission (the original lazy scheme, itself equal to processing every
+//! frame start and end at its own instant: `tests/wifi_lazy.rs`):
+//! - every frame heard is inserted into the radio's reception state in the same sorted order;
+//! - a run of *quiet* frames is summarised instead of stepped: frames that the radio decodes
+//!   cleanly on its own (above the receive threshold, enough SINR against the noise alone, no
+//!   loss process on the link, not addressed to it, not broadcast), each over before the next
+//!   transmission starts, received while the radio is idle and not transmitting. Their only
+//!   lasting effects are the busy time (the sum of their airtimes), the NAV (the largest end +
+//!   Duration), the EIFS flag (cleared by a good frame) and the MAC's idle flag and idle-since
+//!   time (the end of the last frame or of its NAV). The run ends where a later transition could
+//!   interact with it, and everything after it is stepped exactly.
+//!
+//! So the per-frame work for an idle listener is a few comparisons and additions on a shared,
+//! contiguous log, instead of a settle, a sorted insertion, two reception steps and an access
+//! timer re-arm per listener.
+
+use super::backoff::Backoff;
+use super::frame::Frame;
+use super::station::TxState;
+use crate::kernel::Scheduler;
+use crate::packet::PacketPool;
+use crate::time::SimTime;
+use crate::wifi::channel::{Channel, NO_LOSS};
+use crate::wifi::params::{ReceiverModel, WifiParams};
+use crate::wifi::reception::Signal;
+use crate::wifi::{Wifi, WifiEvent};
+
+/// Largest number of radios for which the log is used (its hearing matrix is `n^2` entries).
+pub const MAX_LOG_STATIONS: usize = 2048;
+
+/// Entries kept before the log is compacted (laggard radios are caught up first).
+const LOG_COMPACT: usize = 4096;
+
+/// "Does not hear this transmitter".
+const NOT_HEARD: u32 = u32::MAX;
+
+/// One transmission.
+#[derive(Copy, Clone, Debug)]
+pub(in crate::wifi) struct AirRec {
+    /// Start of the transmission at the transmitter.
+    pub t: SimTime,
+    /// Airtime.
+    pub dur: SimTime,
+    /// Transmitter.
+    pub tx: u32,
+    /// The frame.
+    pub frame: Frame,
+}
+
+/// How one radio hears one transmitter.
+#[derive(Copy, Clone, Debug)]
+pub(in crate::wifi) struct Hear {
+    /// Propagation delay.
+    pub delay: SimTime,
+    /// Index in the transmitter's neighbour list, or [`NOT_HEARD`].
+    pub idx: u32,
+    /// Alone on the medium, its frames are decoded without error and draw no random number.
+    pub quiet: bool,
+}
+
+/// The shared log of transmissions and who hears whom.
+pub struct AirLog {
+    on: bool,
+    n: usize,
+    /// `hear[rx * n + tx]`.
+    hear: Vec<Hear>,
+    recs: Vec<AirRec>,
+    /// Global index of `recs[0]`.
+    base: usize,
+}
+
+impl AirLog {
+    /// The log for `channel` (off for more than [`MAX_LOG_STATIONS`] radios).
+    pub fn new(channel: &Channel, params: &WifiParams) -> AirLog {
+        let n = channel.lists.len();
+        let on = n <= MAX_LOG_STATIONS;
+        let mut hear = Vec::new();
+        if on {
+            hear = vec![Hear { delay: SimTime::ZERO, idx: NOT_HEARD, quiet: false }; n * n];
+            for (tx, list) in channel.lists.iter().enumerate() {
+                for (i, nb) in list.iter().enumerate() {
+                    let p = nb.power;
+                    // Exactly the reception model's test for a lone frame (`Reception::arrival`,
+                    // with the total power equal to this frame's).
+                    let decodes = p >= params.rx_threshold_w
+                        && match params.receiver {
+                            ReceiverModel::Ns2 { .. } => true,
+                            ReceiverModel::Sinr { capture_ratio, noise_w, .. } => {
+                                let total = [p].iter().sum::<f64>();
+                                p / (noise_w + total - p).max(0.0) >= capture_ratio
+                            }
+                        };
+                    hear[nb.station as usize * n + tx] =
+                        Hear { delay: nb.delay, idx: i as u32, quiet: decodes && nb.loss == NO_LOSS };
+                }
+            }
+        }
+        AirLog { on, n, hear, recs: Vec::with_capacity(if on { LOG_COMPACT + 64 } else { 0 }), base: 0 }
+    }
+
+    /// Global index one past the last entry.
+    #[inline]
+    fn end(&self) -> usize {
+        self.base + self.recs.len()
+    }
+
+    #[inline]
+    fn hear(&self, rx: usize, tx: u32) -> Hear {
+        self.hear[rx * self.n + tx as usize]
+    }
+
+    /// The next entry after global index `i` that `rx` hears.
+    #[inline]
+    fn next_heard(&self, rx: usize, mut i: usize) -> usize {
+        let end = self.end();
+        i += 1;
+        while i < end && self.hear(rx, self.recs[i - self.base].tx).idx == NOT_HEARD {
+            i += 1;
+        }
+        i
+    }
+}
+
+/// Whether `f` is for station `n` (addressed to it, or broadcast).
+#[inline]
+fn for_station(f: &Frame, n: usize) -> bool {
+    f.ra == n as u32 || f.is_broadcast()
+}
+
+/// A summarised run of quiet frames.
+struct Run {
+    /// Entry after the run.
+    next: usize,
+    busy: SimTime,
+    nav: SimTime,
+    /// The end of the last frame or of the NAV, whichever is later.
+    fin: SimTime,
+    /// Transmission start of the last frame heard in the run.
+    heard_at: SimTime,
+}
+
+impl Wifi {
+    /// Whether the shared log is in use.
+    #[inline]
+    pub(in crate::wifi) fn log_on(&self) -> bool {
+        self.air.on
+    }
+
+    /// Appends a transmission (compacting the log first if it is long).
+    pub(in crate::wifi) fn log_append<E: From<WifiEvent>>(
+        &mut self,
+        rec: AirRec,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) {
+        if self.air.recs.len() >= LOG_COMPACT {
+            // Bring every radio that has not read the older half up to date (the state it would
+            // have had anyway), then drop what everyone has read.
+            let half = self.air.base + self.air.recs.len() / 2;
+            for n in 0..self.stations.len() {
+                if self.stations[n].log_cursor < half {
+                    self.catch_up(n, sched, packets);
+                }
+            }
+            let min = self.stations.iter().map(|s| s.log_cursor).min().unwrap_or(self.air.end());
+            let drop = min - self.air.base;
+            self.air.recs.drain(..drop);
+            self.air.base = min;
+        }
+        self.air.recs.push(rec);
+    }
+
+    /// Brings station `n` to the state it would have had if it had been settled at every
+    /// transmission it heard (to one nanosecond before the last of them).
+    pub(in crate::wifi) fn catch_up<E: From<WifiEvent>>(&mut self, n: usize, sched: &mut Scheduler<E>, packets: &mut PacketPool) {
+        if !self.air.on {
+            return;
+        }
+        // Read with the bound of the last transmission heard so far.
+        let mut last = self.stations[n].heard_at;
+        let end = self.air.end();
+        let mut i = self.stations[n].log_cursor;
+        while i < end {
+            let r = &self.air.recs[i - self.air.base];
+            if self.air.hear(n, r.tx).idx != NOT_HEARD {
+                last = last.max(r.t);
+            }
+            i += 1;
+        }
+        if last > SimTime::ZERO {
+            self.settle_with(n, last - SimTime(1), last - SimTime(1), sched, packets);
+        } else {
+            self.pull(n, SimTime::ZERO, sched, packets);
+        }
+    }
+
+    /// Reads station `n`'s unread log entries: quiet runs are summarised (if the station is
+    /// passive and the run is over by `upto`), the rest is inserted into its reception state.
+    pub(in crate::wifi) fn pull<E: From<WifiEvent>>(
+        &mut self,
+        n: usize,
+        upto: SimTime,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) {
+        if !self.air.on {
+            return;
+        }
+        let end = self.air.end();
+        let mut i = self.stations[n].log_cursor;
+        while i < end {
+            let rec = self.air.recs[i - self.air.base];
+            let h = self.air.hear(n, rec.tx);
+            if h.idx == NOT_HEARD {
+                i += 1;
+                continue;
+            }
+            if h.quiet
+                && !for_station(&rec.frame, n)
+                && self.stations[n].backoff == Backoff::Off
+                && let Some(run) = self.quiet_run(n, i, upto, sched, packets)
+            {
+                let st = &mut self.stations[n];
+                st.rx.apply_quiet_run(run.busy, run.nav, run.fin);
+                if st.tx_state == TxState::Idle {
+                    st.was_idle = true;
+                    st.idle_since = run.fin;
+                } else {
+                    st.was_idle = false;
+                }
+                st.heard_at = st.heard_at.max(run.heard_at);
+                i = run.next;
+                continue;
+            }
+            let nb = self.channel.lists[rec.tx as usize][h.idx as usize];
+            let start = rec.t + nb.delay;
+            let sig =
+                Signal { frame: rec.frame, start, end: start + rec.dur, power: nb.power, order: (rec.t, rec.tx), loss: nb.loss };
+            let st = &mut self.stations[n];
+            st.rx.insert(sig);
+            st.heard_at = st.heard_at.max(rec.t);
+            i += 1;
+        }
+        self.stations[n].log_cursor = end;
+    }
+
+    /// A run of quiet frames for passive station `n` starting at entry `i` (a quiet frame not
+    /// for `n`), if one can be summarised: settles `n` up to the first frame's arrival and checks
+    /// that its radio is idle then.
+    fn quiet_run<E: From<WifiEvent>>(
+        &mut self,
+        n: usize,
+        i: usize,
+        upto: SimTime,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) -> Option<Run> {
+        let air = &self.air;
+        let end = air.end();
+        let rec = air.recs[i - air.base];
+        let s = rec.t + air.hear(n, rec.tx).delay;
+        let e = s + rec.dur;
+        let next = air.next_heard(n, i);
+        // The first frame must be over by `upto`, and no later transmission may start before its
+        // end (so nothing not yet inserted arrives before it).
+        if s == SimTime::ZERO || e > upto || (next < end && air.recs[next - air.base].t < e) {
+            return None;
+        }
+        // Everything before its arrival (frame starts at the arrival itself excluded, as their
+        // order would be).
+        self.settle_steps(n, s, s - SimTime(1), sched, packets);
+        let st = &self.stations[n];
+        if !st.rx.quiet_at(s) || st.backoff != Backoff::Off {
+            return None;
+        }
+        let air = &self.air;
+        let mut run: Option<Run> = None;
+        let (mut busy, mut nav) = (SimTime::ZERO, st.rx.nav_until);
+        let (mut rec, mut e, mut next) = (rec, e, next);
+        loop {
+            busy += rec.dur;
+            nav = nav.max(e + rec.frame.duration);
+            let fin = e.max(nav);
+            let t_next = if next < end { air.recs[next - air.base].t } else { SimTime::MAX };
+            if fin <= upto && t_next >= fin {
+                run = Some(Run { next, busy, nav, fin, heard_at: rec.t });
+            }
+            if next >= end {
+                break;
+            }
+            // Extend with the next heard frame if it is quiet and over before the one after it.
+            let r2 = air.recs[next - air.base];
+            let h2 = air.hear(n, r2.tx);
+            if !h2.quiet || for_station(&r2.frame, n) || r2.t < e {
+                break;
+            }
+            let s2 = r2.t + h2.delay;
+            let e2 = s2 + r2.dur;
+            let n2 = air.next_heard(n, next);
+            if e2 > upto || (n2 < end && air.recs[n2 - air.base].t < e2) {
+                break;
+            }
+            (rec, e, next) = (r2, e2, n2);
+        }
+        run
+    }
+}
