@@ -6,11 +6,12 @@ ns-2.35 (the TCL scripts in this directory take the same parameters on their com
                 preset: SINR receiver, standard DCF), a wired server (100 Mb/s, 10 ms) behind the AP,
                 N stations on a circle of 50 m around the AP, each downloading with one TCP SACK bulk
                 flow (1460 B segments, window 64, ns-2 RTO preset), starts 1 s + i ms.
-  chain H     : H-hop static 802.11 chain, 200 m spacing, ns-2 WaveLAN (2 Mb/s data, 1 Mb/s control,
-                RTS/CTS off), one TCP NewReno flow (window 20, 1460 B) from n0 to nH.
+  chain H     : H-hop 802.11 chain, 200 m spacing, ns-2 WaveLAN (2 Mb/s data, 1 Mb/s control,
+                RTS/CTS off), AODV (as ns-2), one TCP NewReno flow (window 20, 1460 B) from n0 to nH
+                (ns-2: bench/ns2/chain_tcp.tcl H 0 DURATION).
   dumbbell F  : F TCP SACK flows (window 64, 1460 B, ns-2 preset) on 100 Mb/s, 1 ms access links
                 sharing a 100 Mb/s, 20 ms drop-tail bottleneck (queue max(100, F) packets), starts
-                spread over the first second.
+                spread over the second after 1 s.
 
 Usage: gen.py cell|chain|dumbbell SIZE DURATION_S [SEED] > scenario.toml
 """
@@ -54,6 +55,7 @@ def chain(h, dur, seed=1):
     for i in range(h + 1):
         s.append(f'[[nodes]]\nname = "n{i}"\nposition = [{200 * i}, 0]')
     s.append('[wireless]\npreset = "ns2-wavelan"\nrts_threshold = "off"')
+    s.append('[routing]\nprotocol = "aodv"')
     s.append(
         f'[[flows]]\nsrc = "n0"\ndst = "n{h}"\nstart = "1s"\n'
         'transport = { type = "tcp", variant = "newreno", preset = "ns2", mss = "1460B", window = "20pkt" }\n'
@@ -73,14 +75,14 @@ def dumbbell(f, dur, seed=1):
         '[[nodes]]\nname = "r1"',
         '[[nodes]]\nname = "r2"',
         f'[[links]]\nname = "bottleneck"\na = "r1"\nb = "r2"\nrate = "100Mbps"\ndelay = "20ms"\n'
-        f'queue = {{ type = "droptail", limit = "{q}pkt" }}',
+        f'queue = {{ type = "drop_tail", limit = "{q}pkt" }}',
     ]
     for i in range(f):
         s.append(
             f'[[nodes]]\nname = "s{i}"\n[[nodes]]\nname = "d{i}"\n'
             f'[[links]]\na = "s{i}"\nb = "r1"\nrate = "100Mbps"\ndelay = "1ms"\n'
             f'[[links]]\na = "r2"\nb = "d{i}"\nrate = "100Mbps"\ndelay = "1ms"\n'
-            f'[[flows]]\nsrc = "s{i}"\ndst = "d{i}"\nstart = "{1000 * i // f}ms"\n'
+            f'[[flows]]\nsrc = "s{i}"\ndst = "d{i}"\nstart = "{1000 + 1000 * i // f}ms"\n'
             'transport = { type = "tcp", variant = "sack", preset = "ns2", mss = "1460B", window = "64pkt" }\n'
             'app = { type = "bulk" }'
         )

@@ -232,6 +232,8 @@ pub struct Wifi {
     pub route_feedback: bool,
     /// The shared log of transmissions read lazily by passive radios (`mac/medium.rs`).
     pub air: mac::AirLog,
+    /// Reused buffer: the neighbours a transmission touches.
+    touched: Vec<u32>,
 }
 
 impl Wifi {
@@ -282,8 +284,10 @@ impl Wifi {
             }
         }
         let air = mac::AirLog::new(&channel, &params);
+        let touched = Vec::with_capacity(channel.lists.iter().map(Vec::len).max().unwrap_or(0));
         Wifi {
             air,
+            touched,
             k: Consts::of(&params),
             params,
             stations,

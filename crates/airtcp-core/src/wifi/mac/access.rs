@@ -140,6 +140,7 @@ impl Wifi {
         };
         let st = &mut self.stations[s];
         st.backoff = if idle { Backoff::Running { count_from, rtime } } else { Backoff::Paused { rtime } };
+        self.air.set_contending(s, true);
     }
 
     /// Doubles the contention window after a failure (`2 cw + 1`, capped at CWmax; 10.3.3).

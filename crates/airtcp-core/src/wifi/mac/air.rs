@@ -41,8 +41,17 @@ impl Wifi {
         if logged {
             self.log_append(AirRec { t: now, dur, tx: s as u32, frame }, sched, packets);
         }
-        for i in 0..self.channel.lists[s].len() {
-            let nb = self.channel.lists[s][i];
+        // Without test-mode settles, a unicast frame touches only the radios with a backoff in
+        // progress and its addressee (in the neighbour list's order, as every radio would be).
+        let mut touched = std::mem::take(&mut self.touched);
+        touched.clear();
+        if logged && !self.eager && !frame.is_broadcast() {
+            self.air.touched(s, frame.ra, &mut touched);
+        } else {
+            touched.extend(0..self.channel.lists[s].len() as u32);
+        }
+        for &i in &touched {
+            let nb = self.channel.lists[s][i as usize];
             let n = nb.station as usize;
             let start = now + nb.delay;
             let end = start + dur;
@@ -70,5 +79,6 @@ impl Wifi {
                 self.rearm_access(n, now, sched);
             }
         }
+        self.touched = touched;
     }
 }

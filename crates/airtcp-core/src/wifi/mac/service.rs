@@ -75,6 +75,7 @@ impl Wifi {
                     let ifs = if st.rx.eifs_pending { self.k.eifs } else { self.k.difs };
                     let count_from = now.max(st.idle_since + ifs);
                     self.stations[s].backoff = Backoff::Running { count_from, rtime: SimTime::ZERO };
+                    self.air.set_contending(s, true);
                 } else {
                     self.start_backoff(s, now, SimTime::ZERO);
                 }
