@@ -39,7 +39,7 @@ impl Wifi {
         let rx_th = self.params.rx_threshold_w;
         let logged = self.log_on();
         if logged {
-            self.log_append(AirRec { t: now, dur, tx: s as u32, frame }, sched, packets);
+            self.log_append(AirRec { t: now, dur, tx: s as u32, frame, cum: SimTime::ZERO }, sched, packets);
         }
         // Without test-mode settles, a unicast frame touches only the radios with a backoff in
         // progress and its addressee (in the neighbour list's order, as every radio would be).

@@ -59,6 +59,8 @@ pub(in crate::wifi) struct AirRec {
     pub tx: u32,
     /// The frame.
     pub frame: Frame,
+    /// Sum of the airtimes of every earlier entry (filled in by the log).
+    pub cum: SimTime,
 }
 
 /// How one radio hears one transmitter.
@@ -83,7 +85,24 @@ pub struct AirLog {
     base: usize,
     /// Bit set of the stations with a backoff in progress (the ones a transmission must touch).
     contending: Vec<u64>,
+    /// Whether each radio hears every other one quietly (then runs are summarised in O(log)).
+    all_quiet: Vec<bool>,
+    /// Largest propagation delay between two radios.
+    max_delay: SimTime,
+    /// Sorted global indices of the entries a run may not contain: broadcasts, frames that may
+    /// overlap the next one somewhere (the next starts less than airtime + `max_delay` later),
+    /// and frames whose NAV may last past the start of the one after next.
+    breaks: Vec<usize>,
+    /// Per station: global indices of the entries it sent or that were addressed to it since it
+    /// last read the log (at most [`INVOLVED`]; `u8::MAX` = more).
+    involved: Vec<[usize; INVOLVED]>,
+    involved_len: Vec<u8>,
+    /// Sum of all airtimes so far.
+    cum: SimTime,
 }
+
+/// Involvements remembered per station between two reads.
+const INVOLVED: usize = 4;
 
 impl AirLog {
     /// The log for `channel` (off for fewer than [`MIN_LOG_STATIONS`] or more than
@@ -112,6 +131,7 @@ impl AirLog {
                 }
             }
         }
+        let all_quiet = (0..n).map(|rx| on && (0..n).all(|tx| tx == rx || hear[rx * n + tx].quiet)).collect();
         AirLog {
             on,
             n,
@@ -119,7 +139,80 @@ impl AirLog {
             recs: Vec::with_capacity(if on { LOG_COMPACT + 64 } else { 0 }),
             base: 0,
             contending: vec![0; n.div_ceil(64)],
+            all_quiet,
+            max_delay: channel.lists.iter().flatten().map(|nb| nb.delay).max().unwrap_or(SimTime::ZERO),
+            breaks: Vec::with_capacity(if on { LOG_COMPACT + 64 } else { 0 }),
+            involved: vec![[0; INVOLVED]; n],
+            involved_len: vec![0; n],
+            cum: SimTime::ZERO,
         }
+    }
+
+    /// Appends `rec`, classifying the entries it follows.
+    fn push(&mut self, mut rec: AirRec) {
+        rec.cum = self.cum;
+        self.cum += rec.dur;
+        let m = self.end();
+        let md = self.max_delay;
+        let brk = |k: usize, breaks: &mut Vec<usize>| {
+            if breaks.last() != Some(&k) {
+                breaks.push(k);
+            }
+        };
+        if m >= self.base + 2 {
+            let r = &self.recs[m - 2 - self.base];
+            if rec.t < r.t + r.dur + md + r.frame.duration {
+                brk(m - 2, &mut self.breaks);
+            }
+        }
+        if m > self.base {
+            let r = &self.recs[m - 1 - self.base];
+            if r.frame.is_broadcast() || rec.t < r.t + r.dur + md {
+                brk(m - 1, &mut self.breaks);
+            }
+        }
+        for st in [rec.tx, rec.frame.ra] {
+            if (st as usize) < self.n {
+                let len = &mut self.involved_len[st as usize];
+                if (*len as usize) < INVOLVED {
+                    self.involved[st as usize][*len as usize] = m;
+                    *len += 1;
+                } else {
+                    *len = u8::MAX;
+                }
+            }
+        }
+        self.recs.push(rec);
+    }
+
+    /// Drops the entries before global index `min`.
+    fn compact(&mut self, min: usize) {
+        self.recs.drain(..min - self.base);
+        let keep = self.breaks.partition_point(|&k| k < min);
+        self.breaks.drain(..keep);
+        self.base = min;
+    }
+
+    /// The first entry at or after `i` that a summarised run for station `n` may not reach.
+    #[inline]
+    fn run_limit(&self, n: usize, i: usize) -> usize {
+        let end = self.end();
+        // The last two entries are not classified yet.
+        let mut lim = end.saturating_sub(2);
+        let b = self.breaks.partition_point(|&k| k < i);
+        if let Some(&k) = self.breaks.get(b) {
+            lim = lim.min(k);
+        }
+        let len = self.involved_len[n];
+        if len == u8::MAX {
+            return i;
+        }
+        for &k in &self.involved[n][..len as usize] {
+            if k >= i {
+                lim = lim.min(k);
+            }
+        }
+        lim
     }
 
     /// Records whether station `s` has a backoff in progress.
@@ -217,11 +310,9 @@ impl Wifi {
                 }
             }
             let min = self.stations.iter().map(|s| s.log_cursor).min().unwrap_or(self.air.end());
-            let drop = min - self.air.base;
-            self.air.recs.drain(..drop);
-            self.air.base = min;
+            self.air.compact(min);
         }
-        self.air.recs.push(rec);
+        self.air.push(rec);
     }
 
     /// Brings station `n` to the state it would have had if it had been settled at every
@@ -272,7 +363,8 @@ impl Wifi {
             if h.quiet
                 && !for_station(&rec.frame, n)
                 && self.stations[n].backoff == Backoff::Off
-                && let Some(run) = self.quiet_run(n, i, upto, sched, packets)
+                && let Some(run) =
+                    self.long_quiet_run(n, i, upto, sched, packets).or_else(|| self.quiet_run(n, i, upto, sched, packets))
             {
                 let st = &mut self.stations[n];
                 st.rx.apply_quiet_run(run.busy, run.nav, run.fin);
@@ -296,6 +388,66 @@ impl Wifi {
             i += 1;
         }
         self.stations[n].log_cursor = end;
+        self.air.involved_len[n] = 0;
+    }
+
+    /// A run of quiet frames for station `n` from entry `i` found without looking at every
+    /// entry: `n` hears every radio quietly, and the classification of the log (`breaks`,
+    /// involvements) shows that no entry up to the run's limit can overlap another one anywhere,
+    /// outlast the next but one with its NAV, be broadcast, or concern `n`. Then the busy time is
+    /// a difference of prefix sums, and the NAV and the end come from the last two frames.
+    fn long_quiet_run<E: From<WifiEvent>>(
+        &mut self,
+        n: usize,
+        i: usize,
+        upto: SimTime,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) -> Option<Run> {
+        let air = &self.air;
+        if !air.all_quiet[n] {
+            return None;
+        }
+        let lim = air.run_limit(n, i);
+        if lim < i + 2 {
+            return None;
+        }
+        let at = |k: usize| air.recs[k - air.base];
+        let arrival = |r: &AirRec| r.t + air.hear(n, r.tx).delay;
+        let first = at(i);
+        let s = arrival(&first);
+        if s == SimTime::ZERO || s + first.dur > upto {
+            return None;
+        }
+        // Nothing not yet read arrives before the first frame (the one after it starts after its
+        // end everywhere), so the station can be brought up to its arrival.
+        self.settle_steps(n, s, s - SimTime(1), sched, packets);
+        let st = &self.stations[n];
+        if !st.rx.quiet_at(s) || st.backoff != Backoff::Off {
+            return None;
+        }
+        let nav0 = st.rx.nav_until;
+        let air = &self.air;
+        let at = |k: usize| air.recs[k - air.base];
+        let arrival = |r: &AirRec| r.t + air.hear(n, r.tx).delay;
+        // The longest run [i, b) that is over by `upto` and before entry b starts.
+        let mut b = lim;
+        while b > i {
+            let last = at(b - 1);
+            let e = arrival(&last) + last.dur;
+            let mut nav = nav0.max(e + last.frame.duration);
+            if b - 1 > i {
+                let prev = at(b - 2);
+                nav = nav.max(arrival(&prev) + prev.dur + prev.frame.duration);
+            }
+            let fin = e.max(nav);
+            if fin <= upto && at(b).t >= fin {
+                let busy = last.cum + last.dur - first.cum;
+                return Some(Run { next: b, busy, nav, fin, heard_at: last.t });
+            }
+            b -= 1;
+        }
+        None
     }
 
     /// A run of quiet frames for passive station `n` starting at entry `i` (a quiet frame not
