@@ -45,13 +45,14 @@ impl Wifi {
         // progress and its addressee (in the neighbour list's order, as every radio would be).
         let mut touched = std::mem::take(&mut self.touched);
         touched.clear();
-        if logged && !self.eager && !frame.is_broadcast() {
+        let some = logged && !self.eager && !frame.is_broadcast();
+        if some {
             self.air.touched(s, frame.ra, &mut touched);
-        } else {
-            touched.extend(0..self.channel.lists[s].len() as u32);
         }
-        for &i in &touched {
-            let nb = self.channel.lists[s][i as usize];
+        let count = if some { touched.len() } else { self.channel.lists[s].len() };
+        for j in 0..count {
+            let i = if some { touched.get(j).map_or(j, |&i| i as usize) } else { j };
+            let nb = self.channel.lists[s][i];
             let n = nb.station as usize;
             let start = now + nb.delay;
             let end = start + dur;

@@ -341,6 +341,7 @@ impl Wifi {
 
     /// Reads station `n`'s unread log entries: quiet runs are summarised (if the station is
     /// passive and the run is over by `upto`), the rest is inserted into its reception state.
+    #[inline]
     pub(in crate::wifi) fn pull<E: From<WifiEvent>>(
         &mut self,
         n: usize,
@@ -348,9 +349,12 @@ impl Wifi {
         sched: &mut Scheduler<E>,
         packets: &mut PacketPool,
     ) {
-        if !self.air.on {
-            return;
+        if self.air.on && self.stations[n].log_cursor != self.air.end() {
+            self.pull_entries(n, upto, sched, packets);
         }
+    }
+
+    fn pull_entries<E: From<WifiEvent>>(&mut self, n: usize, upto: SimTime, sched: &mut Scheduler<E>, packets: &mut PacketPool) {
         let end = self.air.end();
         let mut i = self.stations[n].log_cursor;
         while i < end {
