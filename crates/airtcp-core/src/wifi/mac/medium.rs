@@ -354,6 +354,7 @@ impl Wifi {
         }
     }
 
+    #[inline(never)]
     fn pull_entries<E: From<WifiEvent>>(&mut self, n: usize, upto: SimTime, sched: &mut Scheduler<E>, packets: &mut PacketPool) {
         let end = self.air.end();
         let mut i = self.stations[n].log_cursor;
