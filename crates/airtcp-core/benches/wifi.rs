@@ -34,7 +34,7 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 fn bench(file: &str, duration_s: u64) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/wifi").join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench").join(file);
     let mut cfg = airtcp_core::scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
     cfg.duration = SimTime::from_secs(duration_s);
     let mut best = f64::INFINITY;
@@ -55,7 +55,7 @@ fn bench(file: &str, duration_s: u64) {
     w.run();
     let (a1, e1) = (ALLOCS.load(Ordering::Relaxed), w.events());
     println!(
-        "{file:28} {duration_s:5} s simulated: {best:7.3} s wall, {events:9} events, {:6.2} M events/s, goodput {goodput:8.1} kb/s, {:.5} allocations/event in steady state",
+        "{file:34} {duration_s:5} s simulated: {best:7.3} s wall, {events:9} events, {:6.2} M events/s, goodput {goodput:8.1} kb/s, {:.5} allocations/event in steady state",
         events as f64 / best / 1e6,
         (a1 - a0) as f64 / (e1 - e0) as f64
     );
@@ -65,9 +65,11 @@ fn main() {
     // `cargo bench` passes --bench; `cargo test --benches` runs this once briefly.
     let quick = !std::env::args().any(|a| a == "--bench");
     let d = if quick { 30 } else { 1000 };
-    bench("chain6_udp_rts.toml", d);
-    bench("infra_udp_11b.toml", d);
+    bench("wifi/chain6_udp_rts.toml", d);
+    bench("wifi/infra_udp_11b.toml", d);
+    // A 100-station cell: passive radios read the shared medium log (issue 19).
+    bench("scaling/cell100.toml", if quick { 30 } else { 300 });
     if !quick {
-        bench("chain6_udp_rts.toml", 300);
+        bench("wifi/chain6_udp_rts.toml", 300);
     }
 }

@@ -39,3 +39,53 @@ fn lazy_equals_eager() {
         assert!(lazy == eager, "lazy and eager runs differ for {wireless:?}, {hops} hops");
     }
 }
+
+/// An infrastructure cell: passive radios read the shared log of transmissions lazily and
+/// summarise runs of frames they decode alone (`wifi/mac/medium.rs`). Stations on a 40 m circle
+/// around the AP, two more 400 m away on the far side (they sense the cell without decoding
+/// it: not quiet), one idle station (it only ever reads the log at compactions), TCP downloads
+/// and a UDP upload; every reception model and flavour, with and without loss processes.
+#[test]
+fn lazy_equals_eager_in_a_cell() {
+    fn cell(wireless: &str) -> String {
+        let mut s = String::from(
+            "[simulation]\nduration = \"6s\"\nwarmup = \"1s\"\n[[nodes]]\nname = \"server\"\n\
+             [[nodes]]\nname = \"ap\"\nposition = [0, 0]\n\
+             [[links]]\na = \"server\"\nb = \"ap\"\nrate = \"100Mbps\"\ndelay = \"5ms\"\n",
+        );
+        let pos: Vec<(f64, f64)> = (0..6)
+            .map(|i| {
+                let a = i as f64 * std::f64::consts::PI / 3.0;
+                (40.0 * a.cos(), 40.0 * a.sin())
+            })
+            .chain([(-200.0, 10.0), (-200.0, -10.0), (10.0, 30.0)])
+            .collect();
+        for (i, (x, y)) in pos.iter().enumerate() {
+            s += &format!("[[nodes]]\nname = \"s{i}\"\nposition = [{x}, {y}]\n");
+        }
+        s += &format!("[wireless]\nmode = \"infrastructure\"\nap = \"ap\"\n{wireless}\n");
+        for i in 0..8 {
+            s += &format!(
+                "[[flows]]\nsrc = \"server\"\ndst = \"s{i}\"\nstart = \"{}ms\"\n\
+                 transport = {{ type = \"tcp\", variant = \"sack\", window = \"32pkt\" }}\napp = {{ type = \"bulk\" }}\n",
+                1000 + 7 * i
+            );
+        }
+        s += "[[flows]]\nsrc = \"s3\"\ndst = \"server\"\nstart = \"1.5s\"\napp = { type = \"cbr\", rate = \"500kbps\", payload = \"600B\" }\n";
+        s
+    }
+    let cases = [
+        "preset = \"80211b\"",
+        "preset = \"80211b\"\nreceiver = \"ns2\"\nflavor = \"ns2\"",
+        "preset = \"ns2-wavelan\"\ndata_rate = \"11Mbps\"",
+        "preset = \"80211b\"\nrts_threshold = \"0B\"",
+        "preset = \"80211b\"\n[[wireless.loss]]\nto = \"s1\"\nmodel = { type = \"bernoulli\", p = 0.1 }",
+        "preset = \"80211b\"\nreceiver = \"ns2\"\nflavor = \"ns2\"\n[[wireless.loss]]\nframes = \"all\"\noverheard = true\nto = \"s2\"\nmodel = { type = \"bernoulli\", p = 0.05 }",
+    ];
+    for wireless in cases {
+        let t = cell(wireless);
+        let lazy = run(&t, false);
+        let eager = run(&t, true);
+        assert!(lazy == eager, "lazy and eager runs differ in a cell with {wireless:?}");
+    }
+}

@@ -230,6 +230,10 @@ pub struct Wifi {
     /// Report retry-limit discards to the network layer ([`Outbox::failed`]) instead of dropping
     /// them (set when a routing protocol reacts to link failures).
     pub route_feedback: bool,
+    /// The shared log of transmissions read lazily by passive radios (`mac/medium.rs`).
+    pub air: mac::AirLog,
+    /// Reused buffer: the neighbours a transmission touches.
+    touched: Vec<u32>,
 }
 
 impl Wifi {
@@ -279,7 +283,11 @@ impl Wifi {
                 }
             }
         }
+        let air = mac::AirLog::new(&channel, &params);
+        let touched = Vec::with_capacity(channel.lists.iter().map(Vec::len).max().unwrap_or(0));
         Wifi {
+            air,
+            touched,
             k: Consts::of(&params),
             params,
             stations,

@@ -233,6 +233,24 @@ impl Reception {
         count_from + rtime
     }
 
+    /// Whether the radio is quiet at `s` (everything up to `s` processed): nothing locked, no
+    /// signal on the air, no frame waiting to arrive, not busy, its own transmission over.
+    #[inline]
+    pub fn quiet_at(&self, s: SimTime) -> bool {
+        self.lock.is_none() && self.active.is_empty() && self.pending.is_empty() && self.busy_since.is_none() && self.tx_end <= s
+    }
+
+    /// The effect of a run of frames each decoded cleanly on its own while the radio was quiet
+    /// (see `mac/medium.rs`): `busy` of airtime, the NAV raised to `nav`, the EIFS flag cleared
+    /// by a good frame, every transition up to `fin` (the last frame's end or NAV end) processed.
+    pub fn apply_quiet_run(&mut self, busy: SimTime, nav: SimTime, fin: SimTime) {
+        self.busy_time += busy;
+        self.eifs_pending = false;
+        self.nav_until = nav;
+        self.cursor = fin;
+        self.recompute_due();
+    }
+
     /// Whether a frame is being received (locked on) and started at or before `t`.
     pub fn receiving_since(&self, t: SimTime) -> Option<SimTime> {
         self.lock.filter(|l| l.sig.start <= t).map(|l| l.sig.end)

@@ -56,8 +56,23 @@ impl Wifi {
         self.settle_with(s, upto, upto.saturating_sub(SimTime(1)), sched, packets)
     }
 
-    /// [`Self::settle`] with an explicit bound for frame starts.
+    /// [`Self::settle`] with an explicit bound for frame starts: reads the station's unread
+    /// entries of the shared log first (`medium.rs`).
     pub(in crate::wifi) fn settle_with<E: From<WifiEvent>>(
+        &mut self,
+        s: usize,
+        upto: SimTime,
+        starts_upto: SimTime,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) {
+        self.pull(s, upto, sched, packets);
+        self.settle_steps(s, upto, starts_upto, sched, packets);
+    }
+
+    /// Processes the transitions of station `s`'s reception state up to `upto` (frame starts up
+    /// to `starts_upto`), reacting to each in order.
+    pub(in crate::wifi) fn settle_steps<E: From<WifiEvent>>(
         &mut self,
         s: usize,
         upto: SimTime,
@@ -125,6 +140,7 @@ impl Wifi {
         };
         let st = &mut self.stations[s];
         st.backoff = if idle { Backoff::Running { count_from, rtime } } else { Backoff::Paused { rtime } };
+        self.air.set_contending(s, true);
     }
 
     /// Doubles the contention window after a failure (`2 cw + 1`, capped at CWmax; 10.3.3).

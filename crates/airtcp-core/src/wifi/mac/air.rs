@@ -1,10 +1,14 @@
-//! Putting a frame on the air: the sender's own radio and send timer, and every radio that can
-//! hear it (its neighbour list, [`crate::wifi::channel`]) gets the arriving signal queued in its
-//! reception state. Only the addressee (or every decoder of a broadcast) gets an event at the
-//! frame's end; the others are settled lazily when they next act.
+//! Putting a frame on the air: the sender's own radio and send timer, the shared log of
+//! transmissions (`medium.rs`), and every radio that can hear it (its neighbour list,
+//! [`crate::wifi::channel`]): radios with a backoff in progress read the frame into their
+//! reception state and re-arm their access timer now; passive radios are not touched (they read
+//! the log when they next act). Only the addressee (or every decoder of a broadcast) gets an
+//! event at the frame's end.
 
 use super::arm;
+use super::backoff::Backoff;
 use super::frame::Frame;
+use super::medium::AirRec;
 use crate::kernel::Scheduler;
 use crate::packet::PacketPool;
 use crate::time::SimTime;
@@ -33,15 +37,38 @@ impl Wifi {
         self.transmissions += 1;
         let order = (now, s as u32);
         let rx_th = self.params.rx_threshold_w;
-        for i in 0..self.channel.lists[s].len() {
+        let logged = self.log_on();
+        if logged {
+            self.log_append(AirRec { t: now, dur, tx: s as u32, frame, cum: SimTime::ZERO }, sched, packets);
+        }
+        // Without test-mode settles, a unicast frame touches only the radios with a backoff in
+        // progress and its addressee (in the neighbour list's order, as every radio would be).
+        let mut touched = std::mem::take(&mut self.touched);
+        touched.clear();
+        let some = logged && !self.eager && !frame.is_broadcast();
+        if some {
+            self.air.touched(s, frame.ra, &mut touched);
+        }
+        let count = if some { touched.len() } else { self.channel.lists[s].len() };
+        for j in 0..count {
+            let i = if some { touched.get(j).map_or(j, |&i| i as usize) } else { j };
             let nb = self.channel.lists[s][i];
             let n = nb.station as usize;
-            if now > SimTime::ZERO {
-                self.settle_with(n, now - SimTime(1), now - SimTime(1), sched, packets);
-            }
             let start = now + nb.delay;
             let end = start + dur;
-            self.stations[n].rx.insert(Signal { frame, start, end, power: nb.power, order, loss: nb.loss });
+            // A passive radio (no backoff in progress, so no access timer to re-arm) reads the
+            // frame from the log when it next acts; the others read it now.
+            let passive = logged && self.stations[n].backoff == Backoff::Off;
+            if !passive {
+                if now > SimTime::ZERO {
+                    self.settle_with(n, now - SimTime(1), now - SimTime(1), sched, packets);
+                } else if logged {
+                    self.pull(n, now, sched, packets);
+                }
+                if !logged {
+                    self.stations[n].rx.insert(Signal { frame, start, end, power: nb.power, order, loss: nb.loss });
+                }
+            }
             if frame.ra == nb.station || (frame.is_broadcast() && nb.power >= rx_th) {
                 sched.schedule_at(end, WifiEvent::RxEnd { station: n as u32 }.into());
             }
@@ -49,7 +76,10 @@ impl Wifi {
                 sched.schedule_at(start + SimTime(1), WifiEvent::Settle { station: n as u32 }.into());
                 sched.schedule_at(end, WifiEvent::Settle { station: n as u32 }.into());
             }
-            self.rearm_access(n, now, sched);
+            if !passive {
+                self.rearm_access(n, now, sched);
+            }
         }
+        self.touched = touched;
     }
 }

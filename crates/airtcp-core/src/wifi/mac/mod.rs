@@ -25,6 +25,7 @@
 //! - `service`: a packet entering MAC service from the interface queue and leaving it;
 //! - `exchange`: the RTS/CTS/DATA/ACK sequencing on the sending side, durations and timeouts;
 //! - `air`: putting a frame on the air (the neighbours' reception state);
+//! - `medium`: the shared log of transmissions that passive radios read when they next act;
 //! - `receive`: frames decoded for this station;
 //! - `timers`: the access, defer and send timers (transmission end, response timeout);
 //! - `retry`: after an attempt failed or succeeded, applying the error-control decision;
@@ -37,12 +38,14 @@ pub mod backoff;
 mod exchange;
 pub mod frame;
 mod indication;
+mod medium;
 mod receive;
 mod retry;
 mod service;
 mod station;
 mod timers;
 
+pub use medium::AirLog;
 pub use station::{Outgoing, Station, TxState};
 
 /// Arms `timer` of station `s` to fire at `at` with a [`WifiEvent`](super::WifiEvent) of `kind`.

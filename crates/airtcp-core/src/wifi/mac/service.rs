@@ -75,6 +75,7 @@ impl Wifi {
                     let ifs = if st.rx.eifs_pending { self.k.eifs } else { self.k.difs };
                     let count_from = now.max(st.idle_since + ifs);
                     self.stations[s].backoff = Backoff::Running { count_from, rtime: SimTime::ZERO };
+                    self.air.set_contending(s, true);
                 } else {
                     self.start_backoff(s, now, SimTime::ZERO);
                 }
@@ -145,6 +146,10 @@ impl Wifi {
             return;
         }
         st.held = false;
+        // The state the radio would have after the transmissions it heard (this entry point
+        // does not settle it to now).
+        self.catch_up(s, sched, packets);
+        let st = &mut self.stations[s];
         if st.pkt_tx.is_none()
             && st.ctrl.is_none()
             && st.tx_state == TxState::Idle

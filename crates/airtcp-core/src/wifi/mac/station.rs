@@ -95,6 +95,10 @@ pub struct Station {
     pub delay_samples: Option<Vec<SimTime>>,
     /// A discard is being reported to the network layer: do not take the next packet yet.
     pub(in crate::wifi) held: bool,
+    /// Global index of the next shared-log entry this radio has not read (`medium.rs`).
+    pub(in crate::wifi) log_cursor: usize,
+    /// Transmission start of the last frame read that this radio hears.
+    pub(in crate::wifi) heard_at: SimTime,
 }
 
 impl Station {
@@ -124,6 +128,8 @@ impl Station {
             hooked: false,
             delay_samples: None,
             held: false,
+            log_cursor: 0,
+            heard_at: SimTime::ZERO,
         }
     }
 

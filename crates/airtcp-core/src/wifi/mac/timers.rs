@@ -30,6 +30,7 @@ impl Wifi {
         self.settle(s, now, sched, packets);
         if self.stations[s].backoff.expiry().is_some_and(|e| e <= now) {
             self.stations[s].backoff = Backoff::Off;
+            self.air.set_contending(s, false);
             if self.stations[s].ctrl.is_none() && !self.check_pkt_rts(s, now, sched, packets) {
                 self.check_pkt_tx(s, now, sched, packets);
             }

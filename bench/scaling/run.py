@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""The three scaling curves of issue 19, airtcp side by side with ns-2.35.
+
+Curves (scenarios from gen.py; the ns-2 scripts take the same parameters):
+  cell      N stations in an 802.11b infrastructure cell, each downloading with TCP SACK
+            (ns-2: cell.tcl)
+  chain     an H-hop 802.11 chain (2 Mb/s WaveLAN, AODV), one TCP NewReno flow
+            (ns-2: chain.tcl H 0 DURATION, bench/ns2/chain_tcp.tcl with a larger grid)
+  dumbbell  F TCP SACK flows sharing a 100 Mb/s bottleneck (ns-2: dumbbell.tcl)
+
+For every point: both simulators run one after the other on the same machine (best of --reps by
+CPU time, user + sys of the whole process, from its rusage; ns-2 once by default), their total goodputs are compared
+first (a point whose goodputs differ by more than --tol is flagged), then
+the CPU times. airtcp's events and its in-process time per event (`airtcp-sim --timing`: build and
+run, without reading the file and printing the result) are reported too. Growth exponents are the
+log-log slopes of CPU time against size between the first and the last point.
+
+Needs: ns2 (apt-get install ns2) and `cargo build --release -p airtcp-cli` (or --sim PATH).
+Usage: bench/scaling/run.py [--curve cell|chain|dumbbell|all] [--sizes 1,10,100] [--reps 3]
+                            [--no-ns2] [--json out.json]
+Reference only: never part of the tests.
+"""
+
+import argparse
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import gen  # noqa: E402
+
+CURVES = {
+    # name: (default sizes, simulated seconds, ns-2 command)
+    "cell": ([1, 10, 50, 100, 200, 400], 30, lambda n, d: ["ns", os.path.join(HERE, "cell.tcl"), str(n), str(d)]),
+    "chain": (
+        [2, 4, 8, 16, 24, 48],
+        100,
+        lambda n, d: ["ns", os.path.join(HERE, "chain.tcl"), str(n), "0", str(d)],
+    ),
+    "dumbbell": (
+        [1, 10, 100, 1000],
+        10,
+        lambda n, d: ["ns", os.path.join(HERE, "dumbbell.tcl"), str(n), str(d)],
+    ),
+}
+
+
+def timed(cmd):
+    """Runs `cmd`; returns stdout, stderr, wall s, CPU s (user + sys, from the child's rusage,
+    microsecond resolution) and peak RSS in MB."""
+    import time
+
+    t0 = time.perf_counter()
+    with tempfile.TemporaryFile() as fo, tempfile.TemporaryFile() as fe:
+        p = subprocess.Popen(cmd, stdout=fo, stderr=fe)
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - t0
+        fo.seek(0)
+        fe.seek(0)
+        out, err = fo.read().decode(), fe.read().decode()
+    if p.returncode != 0:
+        raise RuntimeError(f"{cmd} failed: {err[-500:]}")
+    # (ru_maxrss would include the forked Python image before exec: not reported.)
+    return out, err, wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0
+
+
+def run_airtcp(sim, path, reps, dur):
+    best = None
+    for _ in range(reps):
+        out, _, wall, cpu, rss = timed([sim, path])
+        if best is None or cpu < best[1]:
+            best = (out, cpu, rss)
+    j = json.loads(best[0])
+    # As the ns-2 scripts count: every byte delivered (all flows start at 1 s or later) over the
+    # duration minus 1 s. (A flow's own goodput_bps is over its own active time.)
+    kbps = sum(f["delivered_bytes"] for f in j["flows"]) * 8 / (float(dur) - 1.0) / 1e3
+    # In-process time per event (build + run), best of reps.
+    ns_ev = min(
+        float(re.search(r"wall_s=([\d.]+)", subprocess.run([sim, path, "--timing"], capture_output=True, text=True).stderr)[1])
+        for _ in range(reps)
+    ) / j["events"] * 1e9
+    return {"kbps": kbps, "cpu_s": best[1], "rss_mb": best[2], "events": j["events"], "ns_per_event": ns_ev}
+
+
+def run_ns2(cmd, reps):
+    best = None
+    for _ in range(reps):
+        out, _, wall, cpu, rss = timed(cmd)
+        if best is None or cpu < best[1]:
+            best = (out, cpu, rss)
+    line = [ln for ln in best[0].splitlines() if re.match(r"^\d+ \S+ -?\d+ -?[\d.]+$", ln) or re.match(r"^\d+ \d+ \S+ -?\d+ -?[\d.]+$", ln)][-1]
+    return {"kbps": float(line.split()[-1]), "cpu_s": best[1], "rss_mb": best[2]}
+
+
+def slope(points, key):
+    pts = [(p["size"], p[key]) for p in points if p.get(key)]
+    if len(pts) < 2:
+        return float("nan")
+    (x0, y0), (x1, y1) = pts[0], pts[-1]
+    return math.log(y1 / y0) / math.log(x1 / x0)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--curve", default="all")
+    ap.add_argument("--sizes", default=None, help="comma-separated sizes (default: per curve)")
+    ap.add_argument("--duration", type=float, default=None, help="simulated seconds (default: per curve)")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--ns2-reps", type=int, default=1, help="ns-2 runs per point (they are long)")
+    ap.add_argument("--tol", type=float, default=0.05, help="largest relative goodput difference")
+    ap.add_argument("--no-ns2", action="store_true")
+    ap.add_argument("--sim", default=os.path.join(ROOT, "target", "release", "airtcp-sim"))
+    ap.add_argument("--json", default=None)
+    a = ap.parse_args()
+    curves = list(CURVES) if a.curve == "all" else a.curve.split(",")
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for c in curves:
+            sizes, dur, ns2cmd = CURVES[c]
+            if a.sizes:
+                sizes = [int(s) for s in a.sizes.split(",")]
+            dur = a.duration or dur
+            dur = int(dur) if float(dur).is_integer() else dur
+            pts = []
+            print(f"\n## {c} ({dur} s simulated)\n")
+            print("| size | airtcp kb/s | ns-2 kb/s | diff | airtcp CPU s | ns-2 CPU s | ns-2 / airtcp | events | ns/event |")
+            print("|---|---|---|---|---|---|---|---|---|")
+            for n in sizes:
+                path = os.path.join(tmp, f"{c}{n}.toml")
+                with open(path, "w") as f:
+                    f.write(gen.GEN[c](n, dur))
+                p = {"size": n, "airtcp": run_airtcp(a.sim, path, a.reps, dur)}
+                if not a.no_ns2:
+                    p["ns2"] = run_ns2(ns2cmd(n, dur), a.ns2_reps)
+                    diff = p["airtcp"]["kbps"] / p["ns2"]["kbps"] - 1 if p["ns2"]["kbps"] > 0 else float("inf")
+                    p["diff"] = diff
+                    p["agree"] = abs(diff) <= a.tol
+                    p["ratio"] = p["ns2"]["cpu_s"] / max(p["airtcp"]["cpu_s"], 1e-3)
+                at, ns = p["airtcp"], p.get("ns2", {})
+                p["cpu_s"] = at["cpu_s"]
+                p["ns_per_event"] = at["ns_per_event"]
+                pts.append(p)
+                ratio = f"{p['ratio']:.1f}x" + ("" if p.get("agree", True) else " (goodputs differ)") if ns else "-"
+                print(
+                    f"| {n} | {at['kbps']:.1f} | {ns.get('kbps', float('nan')):.1f} | {p.get('diff', float('nan')) * 100:+.1f}% "
+                    f"| {at['cpu_s']:.2f} | {ns.get('cpu_s', float('nan')):.2f} | {ratio} | {at['events']} "
+                    f"| {at['ns_per_event']:.0f} |",
+                    flush=True,
+                )
+            ex_a = slope(pts, "cpu_s")
+            ex_n = slope([{"size": p["size"], "t": p["ns2"]["cpu_s"]} for p in pts if "ns2" in p], "t")
+            per_ev = pts[-1]["ns_per_event"] / pts[0]["ns_per_event"]
+            print(
+                f"\ngrowth exponent of CPU time (first to last point): airtcp {ex_a:.2f}, ns-2 {ex_n:.2f}; "
+                f"airtcp time per event at the largest point / smallest: {per_ev:.2f}"
+            )
+            results[c] = {"duration_s": dur, "points": pts, "exponent_airtcp": ex_a, "exponent_ns2": ex_n, "per_event_growth": per_ev}
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,518 @@
+//! The shared medium log: how a frame reaches radios that are not waiting for the medium.
+//!
+//! A transmission is appended once to a log shared by every radio. A radio whose MAC has no
+//! backoff in progress (a *passive* radio: nothing to send, or waiting for a response) is not
+//! touched when a neighbour transmits: it reads the log from its own cursor when it next has to
+//! act (its own timer, a frame addressed to it, a packet from the network layer), or when the log
+//! is compacted. Radios with a backoff in progress read the log at every neighbouring
+//! transmission, as before, since their access timer depends on the medium.
+//!
+//! Reading the log gives exactly the state the radio would have had if it had been settled at
+//! every neighbouring transmission (the original lazy scheme, itself equal to processing every
+//! frame start and end at its own instant: `tests/wifi_lazy.rs`):
+//! - every frame heard is inserted into the radio's reception state in the same sorted order;
+//! - a run of *quiet* frames is summarised instead of stepped: frames that the radio decodes
+//!   cleanly on its own (above the receive threshold, enough SINR against the noise alone, no
+//!   loss process on the link, not addressed to it, not broadcast), each over before the next
+//!   transmission starts, received while the radio is idle and not transmitting. Their only
+//!   lasting effects are the busy time (the sum of their airtimes), the NAV (the largest end +
+//!   Duration), the EIFS flag (cleared by a good frame) and the MAC's idle flag and idle-since
+//!   time (the end of the last frame or of its NAV). The run ends where a later transition could
+//!   interact with it, and everything after it is stepped exactly.
+//!
+//! So the per-frame work for an idle listener is a few comparisons and additions on a shared,
+//! contiguous log, instead of a settle, a sorted insertion, two reception steps and an access
+//! timer re-arm per listener.
+
+use super::backoff::Backoff;
+use super::frame::Frame;
+use super::station::TxState;
+use crate::kernel::Scheduler;
+use crate::packet::PacketPool;
+use crate::time::SimTime;
+use crate::wifi::channel::{Channel, NO_LOSS};
+use crate::wifi::params::{ReceiverModel, WifiParams};
+use crate::wifi::reception::Signal;
+use crate::wifi::{Wifi, WifiEvent};
+
+/// Largest number of radios for which the log is used (its hearing matrix is `n^2` entries).
+pub const MAX_LOG_STATIONS: usize = 2048;
+
+/// Smallest number of radios for which the log is used: below it, touching every neighbour
+/// directly is cheaper (2 radios: 8% more instructions with the log, 10 radios: 45% fewer).
+pub const MIN_LOG_STATIONS: usize = 8;
+
+/// Entries kept before the log is compacted (laggard radios are caught up first).
+const LOG_COMPACT: usize = 4096;
+
+/// "Does not hear this transmitter".
+const NOT_HEARD: u32 = u32::MAX;
+
+/// One transmission.
+#[derive(Copy, Clone, Debug)]
+pub(in crate::wifi) struct AirRec {
+    /// Start of the transmission at the transmitter.
+    pub t: SimTime,
+    /// Airtime.
+    pub dur: SimTime,
+    /// Transmitter.
+    pub tx: u32,
+    /// The frame.
+    pub frame: Frame,
+    /// Sum of the airtimes of every earlier entry (filled in by the log).
+    pub cum: SimTime,
+}
+
+/// How one radio hears one transmitter.
+#[derive(Copy, Clone, Debug)]
+pub(in crate::wifi) struct Hear {
+    /// Propagation delay.
+    pub delay: SimTime,
+    /// Index in the transmitter's neighbour list, or [`NOT_HEARD`].
+    pub idx: u32,
+    /// Alone on the medium, its frames are decoded without error and draw no random number.
+    pub quiet: bool,
+}
+
+/// The shared log of transmissions and who hears whom.
+pub struct AirLog {
+    on: bool,
+    n: usize,
+    /// `hear[rx * n + tx]`.
+    hear: Vec<Hear>,
+    recs: Vec<AirRec>,
+    /// Global index of `recs[0]`.
+    base: usize,
+    /// Bit set of the stations with a backoff in progress (the ones a transmission must touch).
+    contending: Vec<u64>,
+    /// Whether each radio hears every other one quietly (then runs are summarised in O(log)).
+    all_quiet: Vec<bool>,
+    /// Largest propagation delay between two radios.
+    max_delay: SimTime,
+    /// Sorted global indices of the entries a run may not contain: broadcasts, frames that may
+    /// overlap the next one somewhere (the next starts less than airtime + `max_delay` later),
+    /// and frames whose NAV may last past the start of the one after next.
+    breaks: Vec<usize>,
+    /// Per station: global indices of the entries it sent or that were addressed to it since it
+    /// last read the log (at most [`INVOLVED`]; `u8::MAX` = more).
+    involved: Vec<[usize; INVOLVED]>,
+    involved_len: Vec<u8>,
+    /// Sum of all airtimes so far.
+    cum: SimTime,
+}
+
+/// Involvements remembered per station between two reads.
+const INVOLVED: usize = 4;
+
+impl AirLog {
+    /// The log for `channel` (off for fewer than [`MIN_LOG_STATIONS`] or more than
+    /// [`MAX_LOG_STATIONS`] radios).
+    pub fn new(channel: &Channel, params: &WifiParams) -> AirLog {
+        let n = channel.lists.len();
+        let on = (MIN_LOG_STATIONS..=MAX_LOG_STATIONS).contains(&n);
+        let mut hear = Vec::new();
+        if on {
+            hear = vec![Hear { delay: SimTime::ZERO, idx: NOT_HEARD, quiet: false }; n * n];
+            for (tx, list) in channel.lists.iter().enumerate() {
+                for (i, nb) in list.iter().enumerate() {
+                    let p = nb.power;
+                    // Exactly the reception model's test for a lone frame (`Reception::arrival`,
+                    // with the total power equal to this frame's).
+                    let decodes = p >= params.rx_threshold_w
+                        && match params.receiver {
+                            ReceiverModel::Ns2 { .. } => true,
+                            ReceiverModel::Sinr { capture_ratio, noise_w, .. } => {
+                                let total = [p].iter().sum::<f64>();
+                                p / (noise_w + total - p).max(0.0) >= capture_ratio
+                            }
+                        };
+                    hear[nb.station as usize * n + tx] =
+                        Hear { delay: nb.delay, idx: i as u32, quiet: decodes && nb.loss == NO_LOSS };
+                }
+            }
+        }
+        let all_quiet = (0..n).map(|rx| on && (0..n).all(|tx| tx == rx || hear[rx * n + tx].quiet)).collect();
+        AirLog {
+            on,
+            n,
+            hear,
+            recs: Vec::with_capacity(if on { LOG_COMPACT + 64 } else { 0 }),
+            base: 0,
+            contending: vec![0; n.div_ceil(64)],
+            all_quiet,
+            max_delay: channel.lists.iter().flatten().map(|nb| nb.delay).max().unwrap_or(SimTime::ZERO),
+            breaks: Vec::with_capacity(if on { LOG_COMPACT + 64 } else { 0 }),
+            involved: vec![[0; INVOLVED]; n],
+            involved_len: vec![0; n],
+            cum: SimTime::ZERO,
+        }
+    }
+
+    /// Appends `rec`, classifying the entries it follows.
+    fn push(&mut self, mut rec: AirRec) {
+        rec.cum = self.cum;
+        self.cum += rec.dur;
+        let m = self.end();
+        let md = self.max_delay;
+        let brk = |k: usize, breaks: &mut Vec<usize>| {
+            if breaks.last() != Some(&k) {
+                breaks.push(k);
+            }
+        };
+        if m >= self.base + 2 {
+            let r = &self.recs[m - 2 - self.base];
+            if rec.t < r.t + r.dur + md + r.frame.duration {
+                brk(m - 2, &mut self.breaks);
+            }
+        }
+        if m > self.base {
+            let r = &self.recs[m - 1 - self.base];
+            if r.frame.is_broadcast() || rec.t < r.t + r.dur + md {
+                brk(m - 1, &mut self.breaks);
+            }
+        }
+        for st in [rec.tx, rec.frame.ra] {
+            if (st as usize) < self.n {
+                let len = &mut self.involved_len[st as usize];
+                if (*len as usize) < INVOLVED {
+                    self.involved[st as usize][*len as usize] = m;
+                    *len += 1;
+                } else {
+                    *len = u8::MAX;
+                }
+            }
+        }
+        self.recs.push(rec);
+    }
+
+    /// Drops the entries before global index `min`.
+    fn compact(&mut self, min: usize) {
+        self.recs.drain(..min - self.base);
+        let keep = self.breaks.partition_point(|&k| k < min);
+        self.breaks.drain(..keep);
+        self.base = min;
+    }
+
+    /// The first entry at or after `i` that a summarised run for station `n` may not reach.
+    #[inline]
+    fn run_limit(&self, n: usize, i: usize) -> usize {
+        let end = self.end();
+        // The last two entries are not classified yet.
+        let mut lim = end.saturating_sub(2);
+        let b = self.breaks.partition_point(|&k| k < i);
+        if let Some(&k) = self.breaks.get(b) {
+            lim = lim.min(k);
+        }
+        let len = self.involved_len[n];
+        if len == u8::MAX {
+            return i;
+        }
+        for &k in &self.involved[n][..len as usize] {
+            if k >= i {
+                lim = lim.min(k);
+            }
+        }
+        lim
+    }
+
+    /// Records whether station `s` has a backoff in progress.
+    #[inline]
+    pub(in crate::wifi) fn set_contending(&mut self, s: usize, on: bool) {
+        let (w, b) = (s / 64, 1u64 << (s % 64));
+        if on {
+            self.contending[w] |= b;
+        } else {
+            self.contending[w] &= !b;
+        }
+    }
+
+    /// The stations that hear `tx` and must be touched by its transmission of a frame for `ra`
+    /// (those with a backoff in progress, and the addressee), in station order, as indices into
+    /// `tx`'s neighbour list, appended to `out`.
+    pub(in crate::wifi) fn touched(&self, tx: usize, ra: u32, out: &mut Vec<u32>) {
+        let ra = ra as usize;
+        let (rw, rb) = (ra / 64, if ra < self.n { 1u64 << (ra % 64) } else { 0 });
+        for (w, &word) in self.contending.iter().enumerate() {
+            let mut bits = word | if w == rw { rb } else { 0 };
+            while bits != 0 {
+                let n = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let idx = self.hear(n, tx as u32).idx;
+                if idx != NOT_HEARD {
+                    out.push(idx);
+                }
+            }
+        }
+    }
+
+    /// Global index one past the last entry.
+    #[inline]
+    fn end(&self) -> usize {
+        self.base + self.recs.len()
+    }
+
+    #[inline]
+    fn hear(&self, rx: usize, tx: u32) -> Hear {
+        self.hear[rx * self.n + tx as usize]
+    }
+
+    /// The next entry after global index `i` that `rx` hears.
+    #[inline]
+    fn next_heard(&self, rx: usize, mut i: usize) -> usize {
+        let end = self.end();
+        i += 1;
+        while i < end && self.hear(rx, self.recs[i - self.base].tx).idx == NOT_HEARD {
+            i += 1;
+        }
+        i
+    }
+}
+
+/// Whether `f` is for station `n` (addressed to it, or broadcast).
+#[inline]
+fn for_station(f: &Frame, n: usize) -> bool {
+    f.ra == n as u32 || f.is_broadcast()
+}
+
+/// A summarised run of quiet frames.
+struct Run {
+    /// Entry after the run.
+    next: usize,
+    busy: SimTime,
+    nav: SimTime,
+    /// The end of the last frame or of the NAV, whichever is later.
+    fin: SimTime,
+    /// Transmission start of the last frame heard in the run.
+    heard_at: SimTime,
+}
+
+impl Wifi {
+    /// Whether the shared log is in use.
+    #[inline]
+    pub(in crate::wifi) fn log_on(&self) -> bool {
+        self.air.on
+    }
+
+    /// Appends a transmission (compacting the log first if it is long).
+    pub(in crate::wifi) fn log_append<E: From<WifiEvent>>(
+        &mut self,
+        rec: AirRec,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) {
+        if self.air.recs.len() >= LOG_COMPACT {
+            // Bring every radio that has not read the older half up to date (the state it would
+            // have had anyway), then drop what everyone has read.
+            let half = self.air.base + self.air.recs.len() / 2;
+            for n in 0..self.stations.len() {
+                if self.stations[n].log_cursor < half {
+                    self.catch_up(n, sched, packets);
+                }
+            }
+            let min = self.stations.iter().map(|s| s.log_cursor).min().unwrap_or(self.air.end());
+            self.air.compact(min);
+        }
+        self.air.push(rec);
+    }
+
+    /// Brings station `n` to the state it would have had if it had been settled at every
+    /// transmission it heard (to one nanosecond before the last of them).
+    pub(in crate::wifi) fn catch_up<E: From<WifiEvent>>(&mut self, n: usize, sched: &mut Scheduler<E>, packets: &mut PacketPool) {
+        if !self.air.on {
+            return;
+        }
+        // Read with the bound of the last transmission heard so far.
+        let mut last = self.stations[n].heard_at;
+        let mut i = self.air.end();
+        while i > self.stations[n].log_cursor {
+            i -= 1;
+            let r = &self.air.recs[i - self.air.base];
+            if self.air.hear(n, r.tx).idx != NOT_HEARD {
+                last = last.max(r.t);
+                break;
+            }
+        }
+        if last > SimTime::ZERO {
+            self.settle_with(n, last - SimTime(1), last - SimTime(1), sched, packets);
+        } else {
+            self.pull(n, SimTime::ZERO, sched, packets);
+        }
+    }
+
+    /// Reads station `n`'s unread log entries: quiet runs are summarised (if the station is
+    /// passive and the run is over by `upto`), the rest is inserted into its reception state.
+    #[inline]
+    pub(in crate::wifi) fn pull<E: From<WifiEvent>>(
+        &mut self,
+        n: usize,
+        upto: SimTime,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) {
+        if self.air.on && self.stations[n].log_cursor != self.air.end() {
+            self.pull_entries(n, upto, sched, packets);
+        }
+    }
+
+    #[inline(never)]
+    fn pull_entries<E: From<WifiEvent>>(&mut self, n: usize, upto: SimTime, sched: &mut Scheduler<E>, packets: &mut PacketPool) {
+        let end = self.air.end();
+        let mut i = self.stations[n].log_cursor;
+        while i < end {
+            let rec = self.air.recs[i - self.air.base];
+            let h = self.air.hear(n, rec.tx);
+            if h.idx == NOT_HEARD {
+                i += 1;
+                continue;
+            }
+            if h.quiet
+                && !for_station(&rec.frame, n)
+                && self.stations[n].backoff == Backoff::Off
+                && let Some(run) =
+                    self.long_quiet_run(n, i, upto, sched, packets).or_else(|| self.quiet_run(n, i, upto, sched, packets))
+            {
+                let st = &mut self.stations[n];
+                st.rx.apply_quiet_run(run.busy, run.nav, run.fin);
+                if st.tx_state == TxState::Idle {
+                    st.was_idle = true;
+                    st.idle_since = run.fin;
+                } else {
+                    st.was_idle = false;
+                }
+                st.heard_at = st.heard_at.max(run.heard_at);
+                i = run.next;
+                continue;
+            }
+            let nb = self.channel.lists[rec.tx as usize][h.idx as usize];
+            let start = rec.t + nb.delay;
+            let sig =
+                Signal { frame: rec.frame, start, end: start + rec.dur, power: nb.power, order: (rec.t, rec.tx), loss: nb.loss };
+            let st = &mut self.stations[n];
+            st.rx.insert(sig);
+            st.heard_at = st.heard_at.max(rec.t);
+            i += 1;
+        }
+        self.stations[n].log_cursor = end;
+        self.air.involved_len[n] = 0;
+    }
+
+    /// A run of quiet frames for station `n` from entry `i` found without looking at every
+    /// entry: `n` hears every radio quietly, and the classification of the log (`breaks`,
+    /// involvements) shows that no entry up to the run's limit can overlap another one anywhere,
+    /// outlast the next but one with its NAV, be broadcast, or concern `n`. Then the busy time is
+    /// a difference of prefix sums, and the NAV and the end come from the last two frames.
+    fn long_quiet_run<E: From<WifiEvent>>(
+        &mut self,
+        n: usize,
+        i: usize,
+        upto: SimTime,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) -> Option<Run> {
+        let air = &self.air;
+        if !air.all_quiet[n] {
+            return None;
+        }
+        let lim = air.run_limit(n, i);
+        if lim < i + 2 {
+            return None;
+        }
+        let at = |k: usize| air.recs[k - air.base];
+        let arrival = |r: &AirRec| r.t + air.hear(n, r.tx).delay;
+        let first = at(i);
+        let s = arrival(&first);
+        if s == SimTime::ZERO || s + first.dur > upto {
+            return None;
+        }
+        // Nothing not yet read arrives before the first frame (the one after it starts after its
+        // end everywhere), so the station can be brought up to its arrival.
+        self.settle_steps(n, s, s - SimTime(1), sched, packets);
+        let st = &self.stations[n];
+        if !st.rx.quiet_at(s) || st.backoff != Backoff::Off {
+            return None;
+        }
+        let nav0 = st.rx.nav_until;
+        let air = &self.air;
+        let at = |k: usize| air.recs[k - air.base];
+        let arrival = |r: &AirRec| r.t + air.hear(n, r.tx).delay;
+        // The longest run [i, b) that is over by `upto` and before entry b starts.
+        let mut b = lim;
+        while b > i {
+            let last = at(b - 1);
+            let e = arrival(&last) + last.dur;
+            let mut nav = nav0.max(e + last.frame.duration);
+            if b - 1 > i {
+                let prev = at(b - 2);
+                nav = nav.max(arrival(&prev) + prev.dur + prev.frame.duration);
+            }
+            let fin = e.max(nav);
+            if fin <= upto && at(b).t >= fin {
+                let busy = last.cum + last.dur - first.cum;
+                return Some(Run { next: b, busy, nav, fin, heard_at: last.t });
+            }
+            b -= 1;
+        }
+        None
+    }
+
+    /// A run of quiet frames for passive station `n` starting at entry `i` (a quiet frame not
+    /// for `n`), if one can be summarised: settles `n` up to the first frame's arrival and checks
+    /// that its radio is idle then.
+    fn quiet_run<E: From<WifiEvent>>(
+        &mut self,
+        n: usize,
+        i: usize,
+        upto: SimTime,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) -> Option<Run> {
+        let air = &self.air;
+        let end = air.end();
+        let rec = air.recs[i - air.base];
+        let s = rec.t + air.hear(n, rec.tx).delay;
+        let e = s + rec.dur;
+        let next = air.next_heard(n, i);
+        // The first frame must be over by `upto`, and no later transmission may start before its
+        // end (so nothing not yet inserted arrives before it).
+        if s == SimTime::ZERO || e > upto || (next < end && air.recs[next - air.base].t < e) {
+            return None;
+        }
+        // Everything before its arrival (frame starts at the arrival itself excluded, as their
+        // order would be).
+        self.settle_steps(n, s, s - SimTime(1), sched, packets);
+        let st = &self.stations[n];
+        if !st.rx.quiet_at(s) || st.backoff != Backoff::Off {
+            return None;
+        }
+        let air = &self.air;
+        let mut run: Option<Run> = None;
+        let (mut busy, mut nav) = (SimTime::ZERO, st.rx.nav_until);
+        let (mut rec, mut e, mut next) = (rec, e, next);
+        loop {
+            busy += rec.dur;
+            nav = nav.max(e + rec.frame.duration);
+            let fin = e.max(nav);
+            let t_next = if next < end { air.recs[next - air.base].t } else { SimTime::MAX };
+            if fin <= upto && t_next >= fin {
+                run = Some(Run { next, busy, nav, fin, heard_at: rec.t });
+            }
+            if next >= end {
+                break;
+            }
+            // Extend with the next heard frame if it is quiet and over before the one after it.
+            let r2 = air.recs[next - air.base];
+            let h2 = air.hear(n, r2.tx);
+            if !h2.quiet || for_station(&r2.frame, n) || r2.t < e {
+                break;
+            }
+            let s2 = r2.t + h2.delay;
+            let e2 = s2 + r2.dur;
+            let n2 = air.next_heard(n, next);
+            if e2 > upto || (n2 < end && air.recs[n2 - air.base].t < e2) {
+                break;
+            }
+            (rec, e, next) = (r2, e2, n2);
+        }
+        run
+    }
+}
