@@ -74,7 +74,7 @@ def timed(cmd):
 def run_airtcp(sim, path, reps, dur):
     best = None
     for _ in range(reps):
-        out, _, wall, cpu, rss = timed([sim, path])
+        out, _, _wall, cpu, rss = timed([sim, path])
         if best is None or cpu < best[1]:
             best = (out, cpu, rss)
     j = json.loads(best[0])
@@ -82,20 +82,25 @@ def run_airtcp(sim, path, reps, dur):
     # duration minus 1 s. (A flow's own goodput_bps is over its own active time.)
     kbps = sum(f["delivered_bytes"] for f in j["flows"]) * 8 / (float(dur) - 1.0) / 1e3
     # In-process time per event (build + run), best of reps.
-    ns_ev = min(
-        float(re.search(r"wall_s=([\d.]+)", subprocess.run([sim, path, "--timing"], capture_output=True, text=True).stderr)[1])
-        for _ in range(reps)
-    ) / j["events"] * 1e9
+    walls = []
+    for _ in range(reps):
+        timing = subprocess.run([sim, path, "--timing"], capture_output=True, text=True).stderr
+        walls.append(float(re.search(r"wall_s=([\d.]+)", timing)[1]))
+    ns_ev = min(walls) / j["events"] * 1e9
     return {"kbps": kbps, "cpu_s": best[1], "rss_mb": best[2], "events": j["events"], "ns_per_event": ns_ev}
 
 
 def run_ns2(cmd, reps):
     best = None
     for _ in range(reps):
-        out, _, wall, cpu, rss = timed(cmd)
+        out, _, _wall, cpu, rss = timed(cmd)
         if best is None or cpu < best[1]:
             best = (out, cpu, rss)
-    line = [ln for ln in best[0].splitlines() if re.match(r"^\d+ \S+ -?\d+ -?[\d.]+$", ln) or re.match(r"^\d+ \d+ \S+ -?\d+ -?[\d.]+$", ln)][-1]
+    line = [
+        ln
+        for ln in best[0].splitlines()
+        if re.match(r"^\d+ \S+ -?\d+ -?[\d.]+$", ln) or re.match(r"^\d+ \d+ \S+ -?\d+ -?[\d.]+$", ln)
+    ][-1]
     return {"kbps": float(line.split()[-1]), "cpu_s": best[1], "rss_mb": best[2]}
 
 
@@ -130,7 +135,8 @@ def main():
             dur = int(dur) if float(dur).is_integer() else dur
             pts = []
             print(f"\n## {c} ({dur} s simulated)\n")
-            print("| size | airtcp kb/s | ns-2 kb/s | diff | airtcp CPU s | ns-2 CPU s | ns-2 / airtcp | events | ns/event |")
+            header = ["size", "airtcp kb/s", "ns-2 kb/s", "diff", "airtcp CPU s", "ns-2 CPU s", "ns-2 / airtcp"]
+            print("| " + " | ".join([*header, "events", "ns/event"]) + " |")
             print("|---|---|---|---|---|---|---|---|---|")
             for n in sizes:
                 path = os.path.join(tmp, f"{c}{n}.toml")
@@ -148,8 +154,9 @@ def main():
                 p["ns_per_event"] = at["ns_per_event"]
                 pts.append(p)
                 ratio = f"{p['ratio']:.1f}x" + ("" if p.get("agree", True) else " (goodputs differ)") if ns else "-"
+                diff = p.get("diff", float("nan")) * 100
                 print(
-                    f"| {n} | {at['kbps']:.1f} | {ns.get('kbps', float('nan')):.1f} | {p.get('diff', float('nan')) * 100:+.1f}% "
+                    f"| {n} | {at['kbps']:.1f} | {ns.get('kbps', float('nan')):.1f} | {diff:+.1f}% "
                     f"| {at['cpu_s']:.2f} | {ns.get('cpu_s', float('nan')):.2f} | {ratio} | {at['events']} "
                     f"| {at['ns_per_event']:.0f} |",
                     flush=True,
@@ -161,7 +168,13 @@ def main():
                 f"\ngrowth exponent of CPU time (first to last point): airtcp {ex_a:.2f}, ns-2 {ex_n:.2f}; "
                 f"airtcp time per event at the largest point / smallest: {per_ev:.2f}"
             )
-            results[c] = {"duration_s": dur, "points": pts, "exponent_airtcp": ex_a, "exponent_ns2": ex_n, "per_event_growth": per_ev}
+            results[c] = {
+                "duration_s": dur,
+                "points": pts,
+                "exponent_airtcp": ex_a,
+                "exponent_ns2": ex_n,
+                "per_event_growth": per_ev,
+            }
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)
