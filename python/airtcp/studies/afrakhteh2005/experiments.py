@@ -80,6 +80,15 @@ FIXED = {"simulation.duration": DURATION}
 
 
 # -- the experiments ------------------------------------------------------------------------------------
+CHAIN_METRICS = {"throughput": throughput_kbps, "delay": delay_ms, "jitter": jitter_ms, "loss": loss_pct}
+
+
+def _chain(**kw) -> Experiment:
+    """An experiment with the settings most of the thesis's share: the fixed chain settings, the
+    replications of the mode, the four per-flow metrics and the study's labels."""
+    return Experiment(**{"fixed": FIXED, "replications": REPS, "metrics": CHAIN_METRICS, "labels": LABELS, **kw})
+
+
 exp1 = Experiment(
     name="exp1_3_hops",
     title="Exp. 1 and 3: TCP NewReno over 1-6 hops, RTS/CTS off and on",
@@ -97,7 +106,7 @@ exp1 = Experiment(
     labels=LABELS,
 )
 
-exp2 = Experiment(
+exp2 = _chain(
     name="exp2_packet_size",
     title="Exp. 2: TCP packet size 256-3000 B",
     description="Exp. 1 with TCP segments (payload) of 256 to 3000 B; 1-6 hops.",
@@ -107,13 +116,9 @@ exp2 = Experiment(
         "size": ByMode(quick=[256, 512, 1024, 1460, 2500, 3000], full=[256, 512, 1024, 1460, 2000, 2500, 3000]),
     },
     factors={"hops": set_hops, "size": set_size},
-    fixed=FIXED,
-    replications=REPS,
-    metrics={"throughput": throughput_kbps, "delay": delay_ms, "jitter": jitter_ms, "loss": loss_pct},
-    labels=LABELS,
 )
 
-exp4 = Experiment(
+exp4 = _chain(
     name="exp4_variants",
     title="Exp. 4: TCP versions over 1-6 hops",
     description=(
@@ -123,23 +128,15 @@ exp4 = Experiment(
     scenario=tcp_chain,
     params={"hops": HOPS, "variant": VARIANTS},
     factors={"hops": set_hops, "variant": set_variant},
-    fixed=FIXED,
-    replications=REPS,
-    metrics={"throughput": throughput_kbps, "delay": delay_ms, "jitter": jitter_ms, "loss": loss_pct},
-    labels=LABELS,
 )
 
-exp5 = Experiment(
+exp5 = _chain(
     name="exp5_ifq",
     title="Exp. 5: interface queue size 1-50 packets",
     description="Exp. 1 with interface queues of 1 to 50 packets at every node; 1-6 hops.",
     scenario=tcp_chain,
     params={"hops": HOPS, "ifq": ByMode(quick=[5, 20, 50], full=[1, 2, 5, 10, 20, 30, 40, 50])},
     factors={"hops": set_hops, "ifq": set_ifq},
-    fixed=FIXED,
-    replications=REPS,
-    metrics={"throughput": throughput_kbps, "delay": delay_ms, "jitter": jitter_ms, "loss": loss_pct},
-    labels=LABELS,
 )
 
 exp6 = Experiment(
@@ -160,17 +157,13 @@ exp6 = Experiment(
     labels=LABELS,
 )
 
-exp7 = Experiment(
+exp7 = _chain(
     name="exp7_tcp_vs_udp",
     title="Exp. 7: TCP against UDP at 1.7 Mb/s over 1-6 hops",
     description="The 7-node chain with either FTP/TCP (Exp. 1) or CBR/UDP at 1700 kb/s from node 0 to node k.",
     scenario=tcp_chain,
     params={"hops": HOPS, "transport": ["tcp", "udp"]},
     factors={"hops": set_hops, "transport": set_transport},
-    fixed=FIXED,
-    replications=REPS,
-    metrics={"throughput": throughput_kbps, "delay": delay_ms, "jitter": jitter_ms, "loss": loss_pct},
-    labels=LABELS,
 )
 
 exp8 = Experiment(
@@ -186,7 +179,7 @@ exp8 = Experiment(
     labels=LABELS,
 )
 
-exp9 = Experiment(
+exp9 = _chain(
     name="exp9_per_tcp",
     title="Exp. 9: packet errors with TCP NewReno",
     description=(
@@ -196,10 +189,6 @@ exp9 = Experiment(
     scenario=tcp_chain,
     params={"hops": HOPS, "per": PER_GRID},
     factors={"hops": set_hops, "per": set_per},
-    fixed=FIXED,
-    replications=REPS,
-    metrics={"throughput": throughput_kbps, "delay": delay_ms, "jitter": jitter_ms, "loss": loss_pct},
-    labels=LABELS,
 )
 
 exp10 = Experiment(
@@ -222,7 +211,7 @@ def _exp11(hops: int) -> Experiment:
         sc.add_flow("n0", f"n{hops}", name="f0", transport=tcp_transport(), app={"type": "bulk"})
         return sc
 
-    return Experiment(
+    return _chain(
         name=f"exp11_per_variants_{hops}hop",
         title=f"Exp. 11: packet errors and TCP versions, {hops} hop{'s' if hops > 1 else ''}",
         description=(
@@ -235,10 +224,6 @@ def _exp11(hops: int) -> Experiment:
             "per": PER_GRID,
         },
         factors={"variant": set_variant, "per": set_per},
-        fixed=FIXED,
-        replications=REPS,
-        metrics={"throughput": throughput_kbps, "delay": delay_ms, "jitter": jitter_ms, "loss": loss_pct},
-        labels=LABELS,
     )
 
 
