@@ -105,6 +105,32 @@ def test_whole_floats_and_integers_are_the_same_run():
     assert a == b and a != c
 
 
+def test_every_spelling_of_a_scenario_is_the_same_run():
+    # Runs are keyed on the validated configuration: units resolved, defaults filled in.
+    def key(**changes):
+        sc = small()
+        for path, value in changes.items():
+            sc.set(path, value)
+        return plan(Sweep(sc, {"flows.f.app.rate": ["1Mbps"]})).keys[0][0]
+
+    base = key()
+    assert key(**{"links.wl.rate": "10000kbps"}) == base
+    assert key(**{"links.wl.delay": "0.005s"}) == base
+    assert key(**{"links.wl.queue": {"type": "drop_tail", "limit": "50pkt"}}) == base  # the default, written out
+    assert key(**{"links.wl.rate": "11Mbps"}) != base
+    assert plan(Sweep(small(), {"flows.f.app.rate": ["1000kbps"]})).keys[0][0] == base
+
+
+def test_inline_traces_are_part_of_the_key():
+    def key(pattern):
+        sc = small()
+        sc.set("links.wl.loss", {"type": "packet_trace", "pattern": pattern, "repeat": True})
+        return plan(Sweep(sc, {"flows.f.app.rate": ["1Mbps"]})).keys[0][0]
+
+    assert key("1000") != key("1100")
+    assert key("1000") == key("1000")
+
+
 def test_trace_file_contents_are_part_of_the_key(tmp_path):
     trace = tmp_path / "loss.txt"
     trace.write_text("1 0 0 0\n")

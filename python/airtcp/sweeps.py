@@ -78,6 +78,19 @@ def canonical_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
+def config_json(config: dict) -> str:
+    """Canonical JSON of a validated configuration (``_core.check``) without its seed: what a
+    scenario's runs are keyed on. Units are resolved there (b/s, seconds, bytes), defaults filled
+    in, and traces included in full.
+
+    >>> config_json({"seed": 3, "duration": 2.0, "rate": float("inf")})
+    '{"duration":2.0,"rate":Infinity}'
+    """
+    return json.dumps(
+        {k: v for k, v in config.items() if k != "seed"}, sort_keys=True, separators=(",", ":"), allow_nan=True
+    )
+
+
 def _same_numbers(data: Any) -> Any:
     """``data`` with whole floats written as integers (``0.0`` -> ``0``): the core reads both the
     same, so ``p = 0`` from the command line and ``p=0.0`` from Python are the same run in the store.
@@ -294,7 +307,7 @@ def plan(sw: Sweep, version: str | None = None) -> _Planned:
             canonical = canonical_json(_same_numbers(data))
             text, source, base = Scenario.from_dict(data, base_dir=sc.base_dir, source=sc.source)._core_args()
             try:
-                _core.check(text, source, base)
+                config = _core.check(text, source, base)
             except _core.ScenarioError as e:
                 raise to_scenario_error(e, source) from None
         except SweepError as e:
@@ -306,7 +319,9 @@ def plan(sw: Sweep, version: str | None = None) -> _Planned:
         except (ValueError, TypeError) as e:  # a value JSON or TOML cannot represent (NaN, None...)
             problems.append(f"at {where}: {e}")
             continue
-        h = scenario_hash(canonical, _referenced_files(data, sc.base_dir))
+        # Keyed on the validated configuration: every way of writing the same scenario ("10Mbps" or
+        # "10000kbps", p = 0 or 0.0, a default written out or left implicit) is the same run.
+        h = scenario_hash(config_json(config), _referenced_files(data, sc.base_dir))
         row = []
         for r in range(sw.replications):
             k = run_key(h, seed, r, version)

@@ -53,16 +53,15 @@ pub enum LossModel {
     Burst(BurstParams),
     /// Recorded per-packet pattern (true = lost).
     PacketTrace {
-        /// The pattern.
-        #[serde(skip)]
+        /// The pattern (serialised in full: the validated configuration is what stored runs are
+        /// keyed on, so it must say everything that makes two runs differ).
         pattern: Vec<bool>,
         /// Whether the pattern wraps around at its end.
         repeat: bool,
     },
     /// Recorded loss intervals `[start, end)` in time.
     IntervalTrace {
-        /// Sorted, non-overlapping intervals.
-        #[serde(skip)]
+        /// Sorted, non-overlapping intervals (serialised in full, as `pattern`).
         intervals: Vec<(SimTime, SimTime)>,
     },
 }
