@@ -4,10 +4,11 @@
 >>> from airtcp import studies
 >>> "foundation" in studies.available()
 True
->>> studies.load("nope")
+
+>>> studies.load("nope")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-airtcp.studies.framework.StudyError: unknown study 'nope' (studies: afrakhteh2005, foundation)
+airtcp.studies.framework.StudyError: unknown study 'nope' (studies: afrakhteh2005, ...)
 """
 
 from __future__ import annotations
