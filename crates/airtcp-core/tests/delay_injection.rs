@@ -1,0 +1,115 @@
+//! Adaptive ACK delay injection at the access point (Fotiadis 2005, `schemes/delay_injection.rs`)
+//! in a whole run: one mobile TCP SACK sender with timestamps behind an 802.11b AP, bursty uplink
+//! losses ("k consecutive of every 100" per MAC attempt) and retry limits 50 (inf-RL).
+
+mod common;
+
+use airtcp_core::RunResult;
+
+fn cell(per: u32, retry: u32, scheme: &str, timestamps: bool) -> String {
+    format!(
+        r#"
+[simulation]
+duration = "60s"
+seed = 3
+warmup = "10s"
+[[nodes]]
+name = "ap"
+position = [0, 0]
+[[nodes]]
+name = "router"
+[[nodes]]
+name = "m0"
+position = [200, 0]
+[[nodes]]
+name = "w0"
+[[links]]
+a = "ap"
+b = "router"
+rate = "100Mbps"
+delay = "10ms"
+[[links]]
+a = "router"
+b = "w0"
+rate = "100Mbps"
+delay = "10ms"
+[wireless]
+preset = "80211b"
+mode = "infrastructure"
+ap = "ap"
+short_retry_limit = {retry}
+long_retry_limit = {retry}
+[[wireless.loss]]
+from = "m0"
+to = "ap"
+model = {{ type = "burst", k = {per}, n = 100 }}
+[[flows]]
+name = "f0"
+src = "m0"
+dst = "w0"
+start = "1s"
+transport = {{ type = "tcp", variant = "sack", preset = "ns2", mss = "1000B", window = "20pkt", timestamps = {timestamps} }}
+app = {{ type = "bulk" }}
+{scheme}
+"#
+    )
+}
+
+const DI: &str = "[[schemes]]\ntype = \"delay_injection\"\nname = \"di\"\nnode = \"ap\"\niface = \"wireless\"\n";
+
+fn counter(r: &RunResult, name: &str) -> u64 {
+    r.schemes[0].counters.0.iter().find(|(k, _)| *k == name).map(|(_, v)| *v).unwrap()
+}
+
+#[test]
+fn di_sees_every_ack_detects_the_bursts_and_holds_acks() {
+    let r = common::run(&cell(20, 50, DI, true), None);
+    let tcp = r.flows[0].tcp.as_ref().unwrap();
+    let acks = counter(&r, "acks");
+    // Every ACK the receiver sent crosses the AP (a few may still be on the wire at the end).
+    assert!(acks > 1000 && acks <= tcp.acks_sent && acks + 40 >= tcp.acks_sent, "acks {acks} of {}", tcp.acks_sent);
+    assert_eq!(counter(&r, "acks_without_timestamp"), 0);
+    // One burst per 100 uplink frames: spikes are of the order of the bursts (100 frames ~ 100 ACKs).
+    let spikes = counter(&r, "spikes");
+    assert!(spikes > acks / 300 && spikes < acks / 20, "{spikes} spikes for {acks} ACKs");
+    assert!(counter(&r, "holds") > spikes, "every spike is followed by holds");
+    assert_eq!(r.schemes[0].verdicts.delayed, counter(&r, "holds") + counter(&r, "released_after_hold"));
+    common::assert_conservation(&r);
+}
+
+#[test]
+fn di_cuts_the_spurious_timeouts_of_inf_rl() {
+    let infrl = common::run(&cell(20, 50, "", true), None);
+    let di = common::run(&cell(20, 50, DI, true), None);
+    let (a, b) = (infrl.flows[0].tcp.as_ref().unwrap(), di.flows[0].tcp.as_ref().unwrap());
+    assert!(a.spurious_timeouts >= 20, "inf-RL at PER 20%: {} spurious timeouts", a.spurious_timeouts);
+    assert!(2 * b.spurious_timeouts < a.spurious_timeouts, "DI {} vs inf-RL {}", b.spurious_timeouts, a.spurious_timeouts);
+    assert!(b.useful_transmission_ratio > a.useful_transmission_ratio);
+    // The price: a longer round trip.
+    assert!(b.rtt_mean_s > a.rtt_mean_s);
+}
+
+#[test]
+fn without_timestamps_di_does_nothing() {
+    let plain = common::run(&cell(20, 50, "", false), None);
+    let di = common::run(&cell(20, 50, DI, false), None);
+    assert_eq!(counter(&di, "acks"), 0);
+    assert!(counter(&di, "acks_without_timestamp") > 1000);
+    assert_eq!(plain.flows[0].goodput_bps, di.flows[0].goodput_bps);
+}
+
+#[test]
+fn di_is_deterministic() {
+    let a = common::run(&cell(10, 50, DI, true), Some(7));
+    let b = common::run(&cell(10, 50, DI, true), Some(7));
+    assert_eq!(a.flows[0].goodput_bps, b.flows[0].goodput_bps);
+    assert_eq!(a.schemes[0].counters, b.schemes[0].counters);
+}
+
+#[test]
+fn bad_parameters_name_their_path() {
+    let s = cell(10, 50, &format!("{DI}delay_factor = 0.0\nspike_in_hold = \"later\"\n"), true);
+    let e = airtcp_core::scenario::validate(&s, "<test>", None).unwrap_err().to_string();
+    assert!(e.contains("schemes[0].delay_factor"), "{e}");
+    assert!(e.contains("schemes[0].spike_in_hold"), "{e}");
+}
