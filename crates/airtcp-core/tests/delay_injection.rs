@@ -113,3 +113,57 @@ fn bad_parameters_name_their_path() {
     assert!(e.contains("schemes[0].delay_factor"), "{e}");
     assert!(e.contains("schemes[0].spike_in_hold"), "{e}");
 }
+
+/// inf-RL as a per-station override (`[[wireless.station]]`).
+fn with_override(per: u32, global: u32, over: &str) -> String {
+    cell(per, global, "", true).replace("[[wireless.loss]]", &format!("{over}\n[[wireless.loss]]"))
+}
+
+fn retry_drops(r: &RunResult, node: &str) -> u64 {
+    r.wifi.stations.iter().find(|s| s.node == node).unwrap().counters.retry_drops
+}
+
+#[test]
+fn inf_rl_per_station_override_matches_the_global_setting_where_it_applies() {
+    let global = common::run(&cell(20, 50, "", true), None);
+    let all = common::run(
+        &with_override(20, 7, "[[wireless.station]]\nrole = \"all\"\nshort_retry_limit = 50\nlong_retry_limit = 50"),
+        None,
+    );
+    assert_eq!(global.flows[0].goodput_bps, all.flows[0].goodput_bps);
+    assert_eq!(global.flows[0].tcp.as_ref().unwrap().timeouts, all.flows[0].tcp.as_ref().unwrap().timeouts);
+    // Mobiles only: the mobile never gives up on a frame (bursts are 20 < 50 attempts long) ...
+    let mobiles = common::run(
+        &with_override(20, 7, "[[wireless.station]]\nrole = \"stations\"\nshort_retry_limit = 50\nlong_retry_limit = 50"),
+        None,
+    );
+    assert_eq!(retry_drops(&mobiles, "m0"), 0);
+    // ... where the standard limits discard frames in every burst.
+    let st = common::run(&cell(20, 7, "", true), None);
+    assert!(retry_drops(&st, "m0") > 50, "{}", retry_drops(&st, "m0"));
+    // By name, one key at a time; later entries override earlier ones.
+    let named = common::run(
+        &with_override(
+            20,
+            7,
+            "[[wireless.station]]\nnodes = [\"m0\"]\nshort_retry_limit = 3\n[[wireless.station]]\nnodes = [\"m0\"]\nshort_retry_limit = 50",
+        ),
+        None,
+    );
+    assert_eq!(retry_drops(&named, "m0"), 0);
+}
+
+#[test]
+fn bad_station_overrides_name_their_path() {
+    let bad = |o: &str| airtcp_core::scenario::validate(&with_override(10, 7, o), "<test>", None).unwrap_err().to_string();
+    let e = bad("[[wireless.station]]\nrole = \"mobiles\"\nshort_retry_limit = 50");
+    assert!(e.contains("wireless.station[0].role") && e.contains("stations"), "{e}");
+    let e = bad("[[wireless.station]]\nnodes = [\"w0\"]\nshort_retry_limit = 50");
+    assert!(e.contains("wireless.station[0].nodes[0]") && e.contains("not a wireless node"), "{e}");
+    let e = bad("[[wireless.station]]\nrole = \"ap\"\nshort_retry_limit = 0");
+    assert!(e.contains("wireless.station[0].short_retry_limit"), "{e}");
+    let e = bad("[[wireless.station]]\nrole = \"ap\"\nnodes = [\"ap\"]\nlong_retry_limit = 9");
+    assert!(e.contains("exactly one of"), "{e}");
+    let e = bad("[[wireless.station]]\nrole = \"ap\"");
+    assert!(e.contains("nothing to override"), "{e}");
+}
