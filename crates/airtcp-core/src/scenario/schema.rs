@@ -556,6 +556,10 @@ pub struct RawWirelessStation {
     pub short_retry_limit: Option<toml::Value>,
     /// Attempts for data frames after RTS (number or `"unlimited"`).
     pub long_retry_limit: Option<toml::Value>,
+    /// Interface-queue discipline: `"droptail"` or `"round_robin"` (per receiving station).
+    pub queue: Option<String>,
+    /// Round robin: times a failed frame is put back before it is discarded (default 7).
+    pub requeue_limit: Option<i64>,
 }
 
 /// `[[wireless.loss]]`: a loss process judging frames on the links it selects.

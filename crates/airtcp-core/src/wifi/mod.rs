@@ -22,6 +22,7 @@ pub mod channel;
 pub mod error_control;
 pub mod hooks;
 pub mod ifq;
+pub mod ifq_rr;
 pub mod mac;
 pub mod params;
 pub mod phy;
@@ -162,6 +163,10 @@ pub struct StationSpec {
     /// scenario's; e.g. Fotiadis 2005's inf-RL at the mobile nodes only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_limits: Option<(u32, u32)>,
+    /// This station's interface-queue discipline (`None`: drop-tail; e.g. Fotiadis 2005's
+    /// round-robin AP queue).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue: Option<ifq::Discipline>,
 }
 
 /// A loss process on the link `from -> to` (station indices; `None` = any).
@@ -258,7 +263,7 @@ impl Wifi {
             node_station[sp.node.0 as usize] = i as u32;
             let name = &names[sp.node.0 as usize];
             let rng = rngs.stream(&format!("wifi/{name}/backoff"));
-            let ifq = Ifq::new(params.queue_limit, sp.record_queue);
+            let ifq = Ifq::with_discipline(params.queue_limit, sp.record_queue, sp.queue.unwrap_or_default());
             let ec = match sp.retry_limits {
                 Some((short, long)) => AnyErrorControl::with_limits(short, long),
                 None => AnyErrorControl::new(&params),
@@ -401,6 +406,7 @@ mod tests {
                 record_queue: false,
                 record_delay: false,
                 retry_limits: None,
+                queue: None,
             })
             .collect();
         let names: Vec<String> = (0..3).map(|i| format!("n{i}")).collect();
