@@ -84,3 +84,17 @@ def test_di_cuts_spurious_timeouts_in_a_short_run():
     assert M.useful_ratio(di) > M.useful_ratio(infrl)
     assert M.injected_ms(di) > 0 == M.injected_ms(infrl)
     assert M.rtt_ms(di) > M.rtt_ms(infrl)
+
+
+def test_downlink_cell_and_ap_queues():
+    sc = S.downlink_cell()
+    S.set_bad(sc, 75)
+    assert [(f["src"], f["dst"]) for f in sc.data["flows"]] == [("w0", "m0"), ("w1", "m1"), ("w2", "m2")]
+    ks = {x["to"]: x["model"]["k"] for x in sc.data["wireless"]["loss"]}
+    assert ks == {"m0": 75, "m1": S.GOOD_PER, "m2": S.GOOD_PER}
+    for q in S.AP_QUEUES:
+        S.set_ap_queue(sc, q)
+        sc.validate()
+    assert sc.data["wireless"]["station"] == [{"role": "ap", "queue": "round_robin", "requeue_limit": S.REQUEUE_LIMIT}]
+    with pytest.raises(ValueError, match="unknown AP queue"):
+        S.set_ap_queue(sc, "wfq")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from airtcp.studies.framework import ByMode, Derived, Experiment, Figure
 
-from .metrics import METRICS
+from .metrics import DOWNLINK_METRICS, METRICS
 from .scenarios import (
+    AP_QUEUES,
     PER,
     REPS,
     SCHEMES,
@@ -14,6 +15,9 @@ from .scenarios import (
     WPROP,
     cell,
     chain,
+    downlink_cell,
+    set_ap_queue,
+    set_bad,
     set_hops,
     set_per,
     set_scheme,
@@ -38,6 +42,11 @@ LABELS = {
     "injected": "injected delay per ACK (ms)",
     "min_flow": "slowest flow (kb/s)",
     "jain": "Jain fairness index",
+    "bad_per": "bad station's loss (k of every 100)",
+    "bad_flow": "flow to the bad station (kb/s)",
+    "good_flows": "flows to the other stations (kb/s)",
+    "ap_drops": "AP retry-limit discards",
+    "ap_queue": "AP queue",
 }
 FACTORS = {
     "users": set_users,
@@ -145,7 +154,25 @@ sensitivity = _exp(
     replications=ByMode(quick=1, full=5),
 )
 
-EXPERIMENTS = [single, wprop, many, multihop, delay_factor, static_di, sensitivity]
+rr_queue = Experiment(
+    name="rr_queue",
+    title="Sec. 4.3 (not evaluated in the thesis): a round-robin AP queue on the downlink",
+    description=(
+        "Three mobiles downloading through the AP (TCP SACK, w_prop 15 ms); the AP's frames to m0 lose "
+        "k consecutive of every 100 (k = 30-90: a station behind an obstacle), to the others 10. The AP "
+        "queue: drop-tail with limits 7/4 (st), drop-tail with limits 50 (inf-RL at the AP), or one "
+        "queue per station served round robin with a failed frame put back at the head of its queue "
+        "(limits 7/4, up to 7 times)."
+    ),
+    scenario=downlink_cell,
+    params={"bad_per": ByMode(quick=[30, 60, 90], full=[30, 45, 60, 75, 90]), "ap_queue": AP_QUEUES},
+    factors={"bad_per": set_bad, "ap_queue": set_ap_queue},
+    metrics=DOWNLINK_METRICS,
+    replications=ByMode(quick=1, full=5),
+    labels=LABELS,
+)
+
+EXPERIMENTS = [single, wprop, many, multihop, delay_factor, static_di, sensitivity, rr_queue]
 
 FIGURES = [
     Figure(
@@ -220,6 +247,22 @@ FIGURES = [
         x="per",
         y="throughput",
         series="scheme",
+    ),
+    Figure(
+        name="rr_good",
+        title="Round-robin AP queue: the stations with a good channel",
+        experiment="rr_queue",
+        x="bad_per",
+        y="good_flows",
+        series="ap_queue",
+    ),
+    Figure(
+        name="rr_bad",
+        title="Round-robin AP queue: the station with the bad channel",
+        experiment="rr_queue",
+        x="bad_per",
+        y="bad_flow",
+        series="ap_queue",
     ),
     Figure(
         name="f514_static",

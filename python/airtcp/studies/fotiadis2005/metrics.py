@@ -79,3 +79,28 @@ METRICS = {
     "rtt": rtt_ms,
     "injected": injected_ms,
 }
+
+
+def bad_kbps(r: RunResult) -> float:
+    """Throughput of the flow to the station with the bad channel (flow 0), kb/s."""
+    return r.raw["flows"][0]["goodput_bps"] / 1e3
+
+
+def good_kbps(r: RunResult) -> float:
+    """Throughput of the other flows together, kb/s."""
+    return sum(f["goodput_bps"] for f in r.raw["flows"][1:]) / 1e3
+
+
+def retry_drops(r: RunResult) -> float:
+    """Frames the AP discarded at the retry limit."""
+    return float(sum(s["retry_drops"] for s in r.raw["wifi"]["stations"] if s["ap"]))
+
+
+DOWNLINK_METRICS = {
+    "throughput": throughput_kbps,
+    "bad_flow": bad_kbps,
+    "good_flows": good_kbps,
+    "jain": jain,
+    "timeouts": timeouts,
+    "ap_drops": retry_drops,
+}

@@ -205,3 +205,39 @@ def set_setup(sc: Scenario, setup: str) -> None:
         sc.data["wireless"]["rts_threshold"] = "0B"
     else:
         raise ValueError(f"unknown setup {setup!r} (setups: {', '.join(SETUPS)})")
+
+
+# -- the downlink extension (Sec. 4.3): a round-robin AP queue, evaluated here -----------------------
+GOOD_PER = 10  # the other stations' downlink channel (burst model, % per 100 frames)
+REQUEUE_LIMIT = 7  # times a failed frame goes back to its queue (7 x 7 attempts ~ inf-RL's 50)
+AP_QUEUES = ["st", "infrl", "rr"]
+
+
+def downlink_cell(mode: str = "full") -> Scenario:
+    """Three mobiles receiving long-lived FTP downloads through the AP (w_prop 15 ms); station m0's
+    channel is the bad one (``set_bad``)."""
+    sc = cell(3, 15.0, downlink=True)
+    set_bad(sc, 60)
+    return sc
+
+
+def set_bad(sc: Scenario, per: int) -> None:
+    """The AP's data frames to m0 lose ``per`` consecutive of every 100 (a station behind an
+    obstacle); those to the other mobiles GOOD_PER."""
+    sc.data["wireless"]["loss"] = [
+        {"from": "ap", "to": m, "frames": "data", "model": _burst(per if m == "m0" else GOOD_PER)} for m in _mobiles(sc)
+    ]
+
+
+def set_ap_queue(sc: Scenario, q: str) -> None:
+    """The AP's queue: ``st`` (drop-tail, retry limits 7/4), ``infrl`` (drop-tail, limits 50 at
+    the AP: the robust recovery that blocks everyone behind the bad station), ``rr`` (one queue per
+    station served round robin, a failed frame back at the head of its queue, limits 7/4)."""
+    entries = {
+        "st": [],
+        "infrl": [{"role": "ap", "short_retry_limit": INF_RL, "long_retry_limit": INF_RL}],
+        "rr": [{"role": "ap", "queue": "round_robin", "requeue_limit": REQUEUE_LIMIT}],
+    }
+    if q not in entries:
+        raise ValueError(f"unknown AP queue {q!r} (queues: {', '.join(AP_QUEUES)})")
+    sc.data["wireless"]["station"] = entries[q]
