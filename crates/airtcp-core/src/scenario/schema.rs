@@ -538,6 +538,28 @@ pub struct RawWireless {
     /// Per-receiver loss processes.
     #[serde(default)]
     pub loss: Vec<toml::Value>,
+    /// Per-station MAC overrides (`[[wireless.station]]`), applied in order.
+    #[serde(default)]
+    pub station: Vec<toml::Value>,
+}
+
+/// `[[wireless.station]]`: MAC parameters of some stations that differ from the scenario's (e.g.
+/// Fotiadis 2005's inf-RL: retry limits 50 at the mobile nodes only).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawWirelessStation {
+    /// The stations, by node name.
+    pub nodes: Option<Vec<String>>,
+    /// Or by role: `"stations"` (every station but the AP), `"ap"`, `"all"`.
+    pub role: Option<String>,
+    /// Attempts for frames without RTS and for RTS (number or `"unlimited"`).
+    pub short_retry_limit: Option<toml::Value>,
+    /// Attempts for data frames after RTS (number or `"unlimited"`).
+    pub long_retry_limit: Option<toml::Value>,
+    /// Interface-queue discipline: `"droptail"` or `"round_robin"` (per receiving station).
+    pub queue: Option<String>,
+    /// Round robin: times a failed frame is put back before it is discarded (default 7).
+    pub requeue_limit: Option<i64>,
 }
 
 /// `[[wireless.loss]]`: a loss process judging frames on the links it selects.

@@ -1,5 +1,7 @@
 //! The interface queue between the network layer and the MAC: drop-tail with priority for
-//! control/routing packets (as ns-2's `Queue/DropTail/PriQueue`: such packets go to the head).
+//! control/routing packets (as ns-2's `Queue/DropTail/PriQueue`: such packets go to the head), or
+//! (per station, [`Discipline::RoundRobin`]) one FIFO per receiving station served in turn
+//! (Fotiadis 2005, Sec. 4.3; [`super::ifq_rr`]).
 //!
 //! Packets without a transport header are control/routing packets. The frame in service at the
 //! MAC is not in the queue, so a limit of 50 means 50 waiting packets (as ns-2).
@@ -20,11 +22,35 @@ pub struct Queued {
     pub ra: u32,
     /// Next-hop node.
     pub hop: NodeId,
+    /// Times the MAC put it back after failing to deliver it ([`Discipline::RoundRobin`]).
+    pub requeues: u32,
+}
+
+/// How an interface queue orders its packets.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum Discipline {
+    /// One FIFO (priority packets at its head).
+    #[default]
+    DropTail,
+    /// One FIFO per receiving station, served round robin; a unicast frame the MAC fails to
+    /// deliver at the retry limit goes back to the head of its station's queue, up to
+    /// `requeue_limit` times, and the next station is served (Fotiadis 2005, Fig. 4.3).
+    RoundRobin {
+        /// How many times a frame may be put back before it is discarded.
+        requeue_limit: u32,
+    },
+}
+
+enum Store {
+    Fifo(VecDeque<Queued>),
+    RoundRobin(super::ifq_rr::RoundRobin),
 }
 
 /// A drop-tail interface queue.
 pub struct Ifq {
-    fifo: VecDeque<Queued>,
+    fifo: Store,
+    discipline: Discipline,
     bytes: u64,
     limit: u32,
     area: f64,
@@ -35,45 +61,74 @@ pub struct Ifq {
 impl Ifq {
     /// A queue holding at most `limit` waiting packets.
     pub fn new(limit: u32, record: bool) -> Self {
-        Ifq {
-            fifo: VecDeque::with_capacity(limit.min(1024) as usize + 1),
-            bytes: 0,
-            limit,
-            area: 0.0,
-            last_change: SimTime::ZERO,
-            series: record.then(Vec::new),
-        }
+        Ifq::with_discipline(limit, record, Discipline::DropTail)
+    }
+
+    /// A queue of this discipline holding at most `limit` waiting packets.
+    pub fn with_discipline(limit: u32, record: bool, discipline: Discipline) -> Self {
+        let fifo = match discipline {
+            Discipline::DropTail => Store::Fifo(VecDeque::with_capacity(limit.min(1024) as usize + 1)),
+            Discipline::RoundRobin { .. } => Store::RoundRobin(super::ifq_rr::RoundRobin::default()),
+        };
+        Ifq { fifo, discipline, bytes: 0, limit, area: 0.0, last_change: SimTime::ZERO, series: record.then(Vec::new) }
     }
 
     /// Waiting packets.
+    #[inline]
     pub fn len(&self) -> usize {
-        self.fifo.len()
+        match &self.fifo {
+            Store::Fifo(f) => f.len(),
+            Store::RoundRobin(r) => r.len(),
+        }
     }
 
     /// Whether nothing waits.
+    #[inline]
     pub fn is_empty(&self) -> bool {
-        self.fifo.is_empty()
+        self.len() == 0
+    }
+
+    /// Whether a unicast frame the MAC failed to deliver after being put back `requeues` times
+    /// goes back into this queue ([`Ifq::requeue`]) instead of being discarded.
+    pub fn takes_back(&self, requeues: u32) -> bool {
+        matches!(self.discipline, Discipline::RoundRobin { requeue_limit } if requeues < requeue_limit)
+    }
+
+    /// Puts a frame the MAC failed to deliver back at the head of its station's queue (even if
+    /// the queue is full: it was in service); the next station is served first.
+    pub fn requeue(&mut self, now: SimTime, q: Queued) {
+        let old = self.len();
+        match &mut self.fifo {
+            Store::Fifo(f) => f.push_front(q),
+            Store::RoundRobin(r) => r.push_front(q),
+        }
+        self.bytes += q.size as u64;
+        self.note(now, old);
     }
 
     fn note(&mut self, now: SimTime, old_len: usize) {
         self.area += old_len as f64 * (now - self.last_change).as_nanos() as f64;
         self.last_change = now;
-        if let Some(s) = &mut self.series {
-            s.push(QueueSample { time: now, packets: self.fifo.len() as u32, bytes: self.bytes, avg: 0.0 });
+        if self.series.is_some() {
+            let packets = self.len() as u32;
+            if let Some(s) = &mut self.series {
+                s.push(QueueSample { time: now, packets, bytes: self.bytes, avg: 0.0 });
+            }
         }
     }
 
     /// Offers a packet; `false` if the queue is full (the caller drops it). Priority packets go
     /// to the head (and are refused only when the queue is full, as ns-2).
     pub fn enqueue(&mut self, now: SimTime, q: Queued, priority: bool) -> bool {
-        if self.fifo.len() >= self.limit as usize {
+        let old = self.len();
+        if old >= self.limit as usize {
             return false;
         }
-        let old = self.fifo.len();
-        if priority {
-            self.fifo.push_front(q);
-        } else {
-            self.fifo.push_back(q);
+        match (&mut self.fifo, priority) {
+            (Store::Fifo(f), true) => f.push_front(q),
+            (Store::Fifo(f), false) => f.push_back(q),
+            (Store::RoundRobin(r), true) => r.push_front(q),
+            (Store::RoundRobin(r), false) => r.push_back(q),
         }
         self.bytes += q.size as u64;
         self.note(now, old);
@@ -82,9 +137,12 @@ impl Ifq {
 
     /// Takes the head packet.
     pub fn dequeue(&mut self, now: SimTime) -> Option<Queued> {
-        let q = self.fifo.pop_front()?;
+        let q = match &mut self.fifo {
+            Store::Fifo(f) => f.pop_front(),
+            Store::RoundRobin(r) => r.pop(),
+        }?;
         self.bytes -= q.size as u64;
-        self.note(now, self.fifo.len() + 1);
+        self.note(now, self.len() + 1);
         Some(q)
     }
 
@@ -93,7 +151,7 @@ impl Ifq {
         if now == SimTime::ZERO {
             return 0.0;
         }
-        (self.area + self.fifo.len() as f64 * (now - self.last_change).as_nanos() as f64) / now.as_nanos() as f64
+        (self.area + self.len() as f64 * (now - self.last_change).as_nanos() as f64) / now.as_nanos() as f64
     }
 
     /// Takes the recorded series.
@@ -103,25 +161,32 @@ impl Ifq {
 
     /// Removes every waiting packet whose next hop is `hop`, appending its id to `out`.
     pub fn remove_for(&mut self, hop: NodeId, now: SimTime, out: &mut Vec<PacketId>) {
-        let old = self.fifo.len();
+        let old = self.len();
         let mut removed_bytes = 0;
-        self.fifo.retain(|q| {
+        let keep = |q: &Queued| {
             let keep = q.hop != hop;
             if !keep {
                 out.push(q.id);
                 removed_bytes += q.size as u64;
             }
             keep
-        });
-        if self.fifo.len() != old {
+        };
+        match &mut self.fifo {
+            Store::Fifo(f) => f.retain(keep),
+            Store::RoundRobin(r) => r.retain(keep),
+        }
+        if self.len() != old {
             self.bytes -= removed_bytes;
             self.note(now, old);
         }
     }
 
     /// Ids of the waiting packets.
-    pub fn iter_ids(&self) -> impl Iterator<Item = PacketId> + '_ {
-        self.fifo.iter().map(|q| q.id)
+    pub fn iter_ids(&self) -> Box<dyn Iterator<Item = PacketId> + '_> {
+        match &self.fifo {
+            Store::Fifo(f) => Box::new(f.iter().map(|q| q.id)),
+            Store::RoundRobin(r) => Box::new(r.iter().map(|q| q.id)),
+        }
     }
 }
 
@@ -133,7 +198,7 @@ mod tests {
     fn priority_goes_first_and_limit_holds() {
         let mut q = Ifq::new(2, true);
         let t = SimTime::ZERO;
-        let e = |i| Queued { id: PacketId(i), size: 100, ra: 0, hop: NodeId(0) };
+        let e = |i| Queued { id: PacketId(i), size: 100, ra: 0, hop: NodeId(0), requeues: 0 };
         assert!(q.enqueue(t, e(1), false));
         assert!(q.enqueue(t, e(2), true));
         assert!(!q.enqueue(t, e(3), true));
@@ -147,7 +212,7 @@ mod tests {
         let mut q = Ifq::new(10, false);
         let t = SimTime::ZERO;
         for (i, hop) in [(1, 5), (2, 6), (3, 5), (4, 6)] {
-            assert!(q.enqueue(t, Queued { id: PacketId(i), size: 100, ra: 0, hop: NodeId(hop) }, false));
+            assert!(q.enqueue(t, Queued { id: PacketId(i), size: 100, ra: 0, hop: NodeId(hop), requeues: 0 }, false));
         }
         let mut out = vec![];
         q.remove_for(NodeId(5), t, &mut out);
@@ -155,5 +220,27 @@ mod tests {
         assert_eq!(q.len(), 2);
         assert_eq!(q.dequeue(t).map(|q| q.id), Some(PacketId(2)));
         assert_eq!(q.dequeue(t).map(|q| q.id), Some(PacketId(4)));
+    }
+
+    #[test]
+    fn round_robin_takes_failed_frames_back_up_to_the_limit() {
+        let t = SimTime::ZERO;
+        let e = |i, ra| Queued { id: PacketId(i), size: 100, ra, hop: NodeId(ra), requeues: 0 };
+        let mut fifo = Ifq::new(2, false);
+        assert!(!fifo.takes_back(0));
+        let mut q = Ifq::with_discipline(2, false, Discipline::RoundRobin { requeue_limit: 2 });
+        assert!(q.takes_back(0) && q.takes_back(1) && !q.takes_back(2));
+        assert!(q.enqueue(t, e(1, 7), false));
+        assert!(q.enqueue(t, e(2, 8), false));
+        assert!(!q.enqueue(t, e(3, 8), false), "the stations share the limit");
+        let first = q.dequeue(t).unwrap();
+        assert_eq!(first.id, PacketId(1));
+        q.requeue(t, Queued { requeues: 1, ..first });
+        assert_eq!(q.len(), 2);
+        assert_eq!(q.dequeue(t).map(|q| q.id), Some(PacketId(2)));
+        assert_eq!(q.dequeue(t).map(|q| (q.id, q.requeues)), Some((PacketId(1), 1)));
+        assert!(q.is_empty());
+        assert!(fifo.enqueue(t, e(4, 7), false));
+        assert_eq!(fifo.dequeue(t).map(|q| q.id), Some(PacketId(4)));
     }
 }

@@ -22,6 +22,7 @@ pub mod channel;
 pub mod error_control;
 pub mod hooks;
 pub mod ifq;
+pub mod ifq_rr;
 pub mod mac;
 pub mod params;
 pub mod phy;
@@ -158,6 +159,14 @@ pub struct StationSpec {
     pub record_queue: bool,
     /// Record per-frame MAC delays.
     pub record_delay: bool,
+    /// This station's (short, long) retry limits, overriding the scenario's (`None`: the
+    /// scenario's; e.g. Fotiadis 2005's inf-RL at the mobile nodes only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_limits: Option<(u32, u32)>,
+    /// This station's interface-queue discipline (`None`: drop-tail; e.g. Fotiadis 2005's
+    /// round-robin AP queue).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue: Option<ifq::Discipline>,
 }
 
 /// A loss process on the link `from -> to` (station indices; `None` = any).
@@ -254,8 +263,11 @@ impl Wifi {
             node_station[sp.node.0 as usize] = i as u32;
             let name = &names[sp.node.0 as usize];
             let rng = rngs.stream(&format!("wifi/{name}/backoff"));
-            let ifq = Ifq::new(params.queue_limit, sp.record_queue);
-            let ec = AnyErrorControl::new(&params);
+            let ifq = Ifq::with_discipline(params.queue_limit, sp.record_queue, sp.queue.unwrap_or_default());
+            let ec = match sp.retry_limits {
+                Some((short, long)) => AnyErrorControl::with_limits(short, long),
+                None => AnyErrorControl::new(&params),
+            };
             let mut st = Station::new(sp.node, i as u32, specs.len(), params.cw_min, ifq, rng, ec);
             st.ap = sp.ap;
             st.delay_samples = sp.record_delay.then(Vec::new);
@@ -393,6 +405,8 @@ mod tests {
                 ap: false,
                 record_queue: false,
                 record_delay: false,
+                retry_limits: None,
+                queue: None,
             })
             .collect();
         let names: Vec<String> = (0..3).map(|i| format!("n{i}")).collect();

@@ -25,6 +25,9 @@ pub struct MacCounters {
     pub retry_drops: u64,
     /// Of those, frames whose data had in fact reached the next hop (only the ACKs were lost).
     pub retry_drops_after_delivery: u64,
+    /// Frames put back into a round-robin interface queue at the retry limit (Fotiadis 2005).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub requeued: u64,
     /// Data frames received for this station and passed up.
     pub rx_data: u64,
     /// Data frames received again (ACK lost) and discarded as duplicates.
@@ -100,4 +103,8 @@ pub struct MacDelaySamples {
     pub node: String,
     /// Delay of each frame that finished service (ACKed or discarded), in order.
     pub delays_s: Vec<f64>,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }

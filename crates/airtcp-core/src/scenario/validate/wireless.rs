@@ -5,10 +5,11 @@ use crate::net::routing::Edge;
 use crate::packet::NodeId;
 use crate::scenario::config::{WirelessConfig, WirelessMode};
 use crate::scenario::error::show;
-use crate::scenario::schema::{RawWireless, RawWirelessLoss};
+use crate::scenario::schema::{RawWireless, RawWirelessLoss, RawWirelessStation};
 use crate::time::SimTime;
 use crate::units::{self, Amount};
 use crate::wifi::channel::{Channel, distance};
+use crate::wifi::ifq::Discipline;
 use crate::wifi::phy::{PhyStandard, Preamble, standard_mac_constants};
 use crate::wifi::propagation::Propagation;
 use crate::wifi::{LinkLoss, MacFlavor, ReceiverModel, StationSpec, WifiParams};
@@ -397,6 +398,8 @@ impl Validator<'_> {
                     ap: false,
                     record_queue: false,
                     record_delay: false,
+                    retry_limits: None,
+                    queue: None,
                 })
             })
             .collect();
@@ -477,8 +480,95 @@ impl Validator<'_> {
                 }
             }
         }
+        self.station_overrides(&w.station, &mut specs, &p);
         let losses = self.wireless_losses(&w.loss, &specs);
         (self.errs.len() == before).then_some(WirelessConfig { params: p, mode, stations: specs, losses })
+    }
+
+    /// `[[wireless.station]]`: per-station retry limits and queue discipline, later entries
+    /// overriding earlier ones.
+    fn station_overrides(&mut self, raw: &[toml::Value], specs: &mut [StationSpec], p: &WifiParams) {
+        for (i, r) in raw.iter().enumerate() {
+            let path = format!("wireless.station[{i}]");
+            let Some(o) = self.decode::<RawWirelessStation>(r, &path) else { continue };
+            let hit: Vec<usize> = match (&o.nodes, o.role.as_deref()) {
+                (Some(_), Some(_)) | (None, None) => {
+                    self.errs.push(&path, None, "give exactly one of `nodes` (a list of node names) or `role`");
+                    continue;
+                }
+                (Some(list), None) => list
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(j, n)| {
+                        let key = format!("{path}.nodes[{j}]");
+                        let id = self.node(n, &key)?;
+                        let k = specs.iter().position(|s| s.node == id);
+                        if k.is_none() {
+                            self.errs.push(key, Some(format!("{n:?}")), "not a wireless node");
+                        }
+                        k
+                    })
+                    .collect(),
+                (None, Some(role)) => match role {
+                    "all" => (0..specs.len()).collect(),
+                    "ap" => (0..specs.len()).filter(|&k| specs[k].ap).collect(),
+                    "stations" => (0..specs.len()).filter(|&k| !specs[k].ap).collect(),
+                    other => {
+                        self.errs.push(
+                            join(&path, "role"),
+                            Some(format!("{other:?}")),
+                            "allowed roles: \"stations\" (every station but the AP), \"ap\", \"all\"",
+                        );
+                        continue;
+                    }
+                },
+            };
+            if o.short_retry_limit.is_none() && o.long_retry_limit.is_none() && o.queue.is_none() {
+                self.errs.push(&path, None, "nothing to override: give short_retry_limit, long_retry_limit and/or queue");
+            }
+            let requeue_limit = match o.requeue_limit {
+                None => 7,
+                Some(n) if (0..=u32::MAX as i64).contains(&n) => n as u32,
+                Some(n) => {
+                    self.errs.push(join(&path, "requeue_limit"), Some(n.to_string()), "a number of times, 0 or more");
+                    7
+                }
+            };
+            let queue = match o.queue.as_deref() {
+                None => {
+                    if o.requeue_limit.is_some() {
+                        self.errs.push(join(&path, "requeue_limit"), None, "only queue = \"round_robin\" takes a requeue_limit");
+                    }
+                    None
+                }
+                Some("droptail") => {
+                    if o.requeue_limit.is_some() {
+                        self.errs.push(join(&path, "requeue_limit"), None, "only queue = \"round_robin\" takes a requeue_limit");
+                    }
+                    Some(Discipline::DropTail)
+                }
+                Some("round_robin") => Some(Discipline::RoundRobin { requeue_limit }),
+                Some(other) => {
+                    self.errs.push(
+                        join(&path, "queue"),
+                        Some(format!("{other:?}")),
+                        "allowed: \"droptail\", \"round_robin\" (one queue per receiving station, Fotiadis 2005)",
+                    );
+                    None
+                }
+            };
+            let short = o.short_retry_limit.as_ref().map(|v| self.retry_limit(Some(v), &join(&path, "short_retry_limit"), 1));
+            let long = o.long_retry_limit.as_ref().map(|v| self.retry_limit(Some(v), &join(&path, "long_retry_limit"), 1));
+            for k in hit {
+                if short.is_some() || long.is_some() {
+                    let (s0, l0) = specs[k].retry_limits.unwrap_or((p.short_retry_limit, p.long_retry_limit));
+                    specs[k].retry_limits = Some((short.unwrap_or(s0), long.unwrap_or(l0)));
+                }
+                if let Some(q) = queue {
+                    specs[k].queue = (q != Discipline::DropTail).then_some(q);
+                }
+            }
+        }
     }
 
     fn wireless_losses(&mut self, raw: &[toml::Value], specs: &[StationSpec]) -> Vec<LinkLoss> {

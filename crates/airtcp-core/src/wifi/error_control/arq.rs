@@ -72,6 +72,8 @@ mod tests {
             attempts: 1,
             since: SimTime::ZERO,
             delivered: false,
+            size: 60,
+            requeues: 0,
         }
     }
 

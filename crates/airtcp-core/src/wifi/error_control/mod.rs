@@ -85,7 +85,12 @@ pub enum AnyErrorControl {
 impl AnyErrorControl {
     /// The strategy of a station under `params` (plain ARQ with the scenario's retry limits).
     pub fn new(params: &WifiParams) -> AnyErrorControl {
-        AnyErrorControl::Arq(arq::Arq::new(params.short_retry_limit, params.long_retry_limit))
+        AnyErrorControl::with_limits(params.short_retry_limit, params.long_retry_limit)
+    }
+
+    /// Plain ARQ with these (short, long) retry limits (a per-station override).
+    pub fn with_limits(short: u32, long: u32) -> AnyErrorControl {
+        AnyErrorControl::Arq(arq::Arq::new(short, long))
     }
 }
 

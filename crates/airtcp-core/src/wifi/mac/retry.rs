@@ -3,12 +3,14 @@
 //! `RetransmitRTS`, `RetransmitDATA`, `discard`): the indication, the contention window, a fresh
 //! backoff, or the discard reported to the network layer.
 
+use super::frame::BROADCAST;
 use super::indication::Ind;
 use super::station::Outgoing;
 use crate::stats::DropCause;
 use crate::time::SimTime;
 use crate::wifi::error_control::{AfterFailure, ErrorControl, Exchange};
 use crate::wifi::hooks::IndicationKind;
+use crate::wifi::ifq::Queued;
 use crate::wifi::{Discard, Wifi};
 
 impl Wifi {
@@ -70,6 +72,15 @@ impl Wifi {
     #[inline]
     fn discard(&mut self, s: usize, o: Outgoing, now: SimTime) {
         let st = &mut self.stations[s];
+        if o.ra != BROADCAST && !o.delivered && st.ifq.takes_back(o.requeues) {
+            // Fotiadis 2005 Sec. 4.3: back to the head of its station's queue; the next station
+            // is served (a delivered frame is not re-sent: its receiver has it).
+            st.counters.requeued += 1;
+            let q = Queued { id: o.pkt, size: o.size, ra: o.ra, hop: o.next_hop, requeues: o.requeues + 1 };
+            st.ifq.requeue(now, q);
+            self.finish(s, o, now);
+            return;
+        }
         st.counters.retry_drops += 1;
         self.indicate(s, Ind::of(IndicationKind::Discarded, &o, false), now);
         self.finish(s, o, now);

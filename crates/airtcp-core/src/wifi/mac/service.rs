@@ -35,9 +35,9 @@ impl Wifi {
         let st = &mut self.stations[s];
         let kind = if st.pkt_tx.is_none() && st.ifq.is_empty() && !st.held {
             st.counters.enqueued += 1;
-            self.mac_send(s, pkt, ra, hop, now, packets);
+            self.mac_send(s, pkt, ra, hop, 0, now, packets);
             IndicationKind::Enqueued
-        } else if st.ifq.enqueue(now, Queued { id: pkt, size, ra, hop }, priority) {
+        } else if st.ifq.enqueue(now, Queued { id: pkt, size, ra, hop, requeues: 0 }, priority) {
             st.counters.enqueued += 1;
             IndicationKind::Enqueued
         } else {
@@ -51,14 +51,36 @@ impl Wifi {
 
     /// ns-2 `send()`: a packet enters service.
     #[inline]
-    fn mac_send(&mut self, s: usize, pkt: PacketId, ra: u32, next_hop: NodeId, now: SimTime, packets: &PacketPool) {
+    #[allow(clippy::too_many_arguments)]
+    fn mac_send(
+        &mut self,
+        s: usize,
+        pkt: PacketId,
+        ra: u32,
+        next_hop: NodeId,
+        requeues: u32,
+        now: SimTime,
+        packets: &PacketPool,
+    ) {
         let st = &mut self.stations[s];
         let bytes = st.error_control.coded_bytes(packets[pkt].size + self.params.data_overhead_bytes);
         let use_rts = ra != BROADCAST && self.params.rts_threshold.is_some_and(|th| bytes > th);
         let seq = st.next_seq;
         st.next_seq = st.next_seq.wrapping_add(1).max(1);
-        st.pkt_tx =
-            Some(Outgoing { pkt, ra, next_hop, bytes, use_rts, seq, retry: false, attempts: 0, since: now, delivered: false });
+        st.pkt_tx = Some(Outgoing {
+            pkt,
+            ra,
+            next_hop,
+            bytes,
+            use_rts,
+            seq,
+            retry: false,
+            attempts: 0,
+            since: now,
+            delivered: false,
+            size: packets[pkt].size,
+            requeues,
+        });
         st.rts_pending = use_rts;
         if st.backoff.busy() {
             return;
@@ -131,7 +153,7 @@ impl Wifi {
             // A discard is being reported to the network layer: the next packet is taken once
             // it has reacted ([`Wifi::release_hold`]).
         } else if let Some(q) = st.ifq.dequeue(now) {
-            self.mac_send(s, q.id, q.ra, q.hop, now, packets);
+            self.mac_send(s, q.id, q.ra, q.hop, q.requeues, now, packets);
         }
         self.set_tx_state(s, TxState::Idle, now);
     }
@@ -155,7 +177,7 @@ impl Wifi {
             && st.tx_state == TxState::Idle
             && let Some(q) = st.ifq.dequeue(now)
         {
-            self.mac_send(s, q.id, q.ra, q.hop, now, packets);
+            self.mac_send(s, q.id, q.ra, q.hop, q.requeues, now, packets);
             self.rearm_access(s, now, sched);
         }
     }

@@ -51,6 +51,10 @@ pub struct Outgoing {
     pub since: SimTime,
     /// Whether the receiver got a copy (simulator knowledge, for loss accounting only).
     pub delivered: bool,
+    /// IP size of the packet, bytes.
+    pub size: u32,
+    /// Times it was put back into a round-robin interface queue after failing.
+    pub requeues: u32,
 }
 
 /// A control response waiting to be sent (ns-2 `pktCTRL_`).
