@@ -33,7 +33,7 @@ fn cases() -> Vec<(&'static str, String, &'static str, Vec<&'static str>)> {
             "duplicate name",
             format!("{BASE}[[schemes]]\ntype = \"scripted\"\nnode = \"b\"\n[[schemes]]\ntype = \"scripted\"\nnode = \"b\"\n"),
             "schemes[1].name",
-            vec!["scripted@b"],
+            vec!["\"scripted@b\"", "duplicate name (already used by schemes[0].name)"],
         ),
         (
             "unknown key",
@@ -130,4 +130,12 @@ fn a_valid_scheme_is_accepted_and_attached_to_its_link() {
     // Only the b -> c direction and b's arrivals from c carry the link: ACKs arriving from c are
     // seen, data arriving from a is not.
     assert!(r.schemes[0].verdicts.seen > 0);
+}
+
+#[test]
+fn a_scheme_without_a_name_gets_type_at_node() {
+    let text = scheme("type = \"scripted\"\nnode = \"b\"");
+    let cfg = validate(&text, "ok.toml", None).unwrap();
+    let r = airtcp_core::simulate(&cfg, None, 0);
+    assert_eq!(r.schemes[0].name, "scripted@b");
 }

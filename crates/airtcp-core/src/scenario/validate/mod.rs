@@ -179,7 +179,14 @@ impl Validator<'_> {
     fn check_name(&mut self, name: &str, path: &str, seen: &mut BTreeMap<String, String>) {
         if !valid_name(name) {
             self.errs.push(path, Some(format!("{name:?}")), "a name may contain only letters, digits, '_', '-' and '.'");
-        } else if let Some(first) = seen.get(name) {
+        } else {
+            self.check_unique(name, path, seen);
+        }
+    }
+
+    /// Checks that `name` is not already used in its list, and records it.
+    fn check_unique(&mut self, name: &str, path: &str, seen: &mut BTreeMap<String, String>) {
+        if let Some(first) = seen.get(name) {
             self.errs.push(path, Some(format!("{name:?}")), format!("duplicate name (already used by {first})"));
         } else {
             seen.insert(name.to_string(), path.to_string());

@@ -46,10 +46,19 @@ impl Validator<'_> {
                 );
             }
             let node = text("node").and_then(|n| self.node(n, &join(&path, "node")));
-            let name = text("name")
-                .map(str::to_string)
-                .unwrap_or_else(|| format!("{}@{}", kind.unwrap_or("scheme"), text("node").unwrap_or("?")));
-            self.check_name(&name, &join(&path, "name"), &mut seen);
+            // A written name must be a valid identifier; the default "<type>@<node>" is built from
+            // checked parts and only has to be unique.
+            let name = match text("name") {
+                Some(n) => {
+                    self.check_name(n, &join(&path, "name"), &mut seen);
+                    n.to_string()
+                }
+                None => {
+                    let n = format!("{}@{}", kind.unwrap_or("scheme"), text("node").unwrap_or("?"));
+                    self.check_unique(&n, &join(&path, "name"), &mut seen);
+                    n
+                }
+            };
             let iface = match text("iface") {
                 None => Some(SchemeIface::Any),
                 Some("wireless") => {
