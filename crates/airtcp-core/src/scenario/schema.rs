@@ -86,6 +86,9 @@ pub struct RawLink {
     pub queue: Option<Tagged>,
     /// Loss process of both directions (default none).
     pub loss: Option<Tagged>,
+    /// Link-level error control of both directions (`{ type = "ll_harq" | "ll_arq", ... }`;
+    /// default none).
+    pub link_layer: Option<Tagged>,
     /// Overrides for direction a -> b.
     pub a_to_b: Option<RawDirection>,
     /// Overrides for direction b -> a.
