@@ -44,7 +44,7 @@ pub enum Event {
     TxDone {
         /// Channel index.
         chan: u32,
-        /// Packet index.
+        /// Packet index (on a channel with a link layer: the frame's sequence number, low 32 bits).
         pkt: u32,
     },
     /// Packet `pkt` reached the far end of channel `chan`.
