@@ -9,6 +9,7 @@
     airtcp store info
     airtcp list [presets|variants|losses|apps|schemes|studies|queues|phys|tcp_presets]
     airtcp completion bash
+    airtcp fec-model [--per P...] [--channel uniform|on_off] [--table] [--json]
 
 User mistakes (an invalid scenario, a missing file, a bad option) print a clear message and exit
 with status 2, never a traceback.
@@ -91,7 +92,7 @@ def _cmd_completion(args: argparse.Namespace, out: Console) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import cli_experiments
+    from . import cli_experiments, cli_fec
 
     """The argument parser (subcommands register here)."""
     p = argparse.ArgumentParser(
@@ -125,6 +126,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(handler=_cmd_validate)
 
     cli_experiments.register(sub)
+    cli_fec.register(sub)
 
     ls = sub.add_parser(
         "list",

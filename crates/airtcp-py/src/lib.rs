@@ -86,6 +86,56 @@ fn registries(py: Python<'_>) -> PyResult<Py<PyAny>> {
     Ok(pythonize::pythonize(py, &out).map_err(|e| PyRuntimeError::new_err(e.to_string()))?.unbind())
 }
 
+/// Evaluates the Ch. 3 analytical model of block erasure coding with proactive and reactive FEC
+/// (Subramanian 2008, Eqs. 3.2-3.5; `airtcp_core::fec::model`). `channel` is `"uniform"` (PER `p`)
+/// or `"on_off"` (each block in ON or OFF w.p. 1/2 with unit erasure `q` / `r`; by default the
+/// thesis's `q = 1.5 p`, `r = 0.5 p`). PFEC is `round(mu + pfec_sigmas sigma)` unless `pfec_units`
+/// is given. Returns a dict of the model's results; raises `ValueError` naming the bad argument.
+#[pyfunction]
+#[pyo3(signature = (p, n = 20, channel = "uniform", q = None, r = None, pfec_sigmas = 1.0, pfec_units = None, rfec_sigmas = 3.0, capacity_mbps = 10.0))]
+#[allow(clippy::too_many_arguments)]
+fn fec_model(
+    py: Python<'_>,
+    p: f64,
+    n: u32,
+    channel: &str,
+    q: Option<f64>,
+    r: Option<f64>,
+    pfec_sigmas: f64,
+    pfec_units: Option<u32>,
+    rfec_sigmas: f64,
+    capacity_mbps: f64,
+) -> PyResult<Py<PyAny>> {
+    use airtcp_core::fec::model::{Channel, ModelParams, PfecPolicy, evaluate};
+    let err = |e: airtcp_core::fec::model::ModelError| PyValueError::new_err(e.to_string());
+    let ch = match (channel, q, r) {
+        ("uniform", None, None) => Channel::Uniform { p },
+        ("uniform", _, _) => {
+            return Err(PyValueError::new_err("q, r: only for channel = \"on_off\" (uniform uses p alone)"));
+        }
+        ("on_off", None, None) => Channel::thesis_on_off(p).map_err(err)?,
+        ("on_off", Some(q), Some(r)) => {
+            if (0.5 * (q + r) - p).abs() > 1e-9 {
+                return Err(PyValueError::new_err(format!(
+                    "p = {p}: must equal (q + r) / 2 = {} for the on_off channel",
+                    0.5 * (q + r)
+                )));
+            }
+            Channel::OnOff { q, r }
+        }
+        ("on_off", _, _) => return Err(PyValueError::new_err("q, r: give both or neither")),
+        (other, _, _) => {
+            return Err(PyValueError::new_err(format!("channel = {other:?}: allowed channels: uniform, on_off")));
+        }
+    };
+    let pfec = match pfec_units {
+        Some(units) => PfecPolicy::Units { units },
+        None => PfecPolicy::Sigmas { k: pfec_sigmas },
+    };
+    let result = evaluate(&ModelParams { n, channel: ch, pfec, rfec_sigmas, capacity_mbps }).map_err(err)?;
+    Ok(pythonize::pythonize(py, &result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?.unbind())
+}
+
 /// The module `airtcp._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -95,5 +145,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(registries, m)?)?;
+    m.add_function(wrap_pyfunction!(fec_model, m)?)?;
     Ok(())
 }

@@ -14,9 +14,13 @@
 //! | ON/OFF outage | ON/OFF sojourns, loss_off | pi_on + (1 - pi_on) loss_off |
 //! | deterministic burst | k of every n, offset | k / n |
 //! | packet trace / interval trace | a file or inline list | as recorded |
+//! | periodic capture (Subramanian 2008) | period, duration, phase, loss_off | d/T + (1 - d/T) loss_off |
+//! | Bluetooth interference (Subramanian 2008) | lambda, rate, hop probability, dwell | 1 - (1 - h lambda)^N per packet |
 
+pub mod bluetooth;
 pub mod burst;
 pub mod gilbert_elliott;
+pub mod periodic;
 pub mod sojourn;
 pub mod trace;
 pub mod two_state;
@@ -64,6 +68,10 @@ pub enum LossModel {
         /// Sorted, non-overlapping intervals (serialised in full, as `pattern`).
         intervals: Vec<(SimTime, SimTime)>,
     },
+    /// Periodic channel capture: everything lost for `duration` of every `period`.
+    Periodic(periodic::PeriodicParams),
+    /// Bluetooth interference: `PCR = 1 - (1 - h lambda)^N` per packet.
+    Bluetooth(bluetooth::BluetoothParams),
 }
 
 impl LossModel {
@@ -75,6 +83,8 @@ impl LossModel {
             LossModel::GilbertElliott(g) => Some(g.loss_rate()),
             LossModel::TwoState(t) => Some(t.loss_rate()),
             LossModel::Burst(b) => Some(b.k as f64 / b.n as f64),
+            LossModel::Periodic(p) => Some(p.loss_rate()),
+            LossModel::Bluetooth(b) => Some(b.pcr(packet_bytes)),
             LossModel::PacketTrace { .. } | LossModel::IntervalTrace { .. } => None,
         }
     }
@@ -97,6 +107,8 @@ enum State {
     Burst(burst::Burst),
     PacketTrace(trace::PacketTrace),
     IntervalTrace(trace::IntervalTrace),
+    Periodic(periodic::PeriodicParams),
+    Bluetooth(bluetooth::BluetoothParams),
 }
 
 /// A running loss process with its own random stream.
@@ -120,6 +132,8 @@ impl LossProcess {
             LossModel::Burst(b) => State::Burst(burst::Burst::new(*b)),
             LossModel::PacketTrace { pattern, repeat } => State::PacketTrace(trace::PacketTrace::new(pattern.clone(), *repeat)),
             LossModel::IntervalTrace { intervals } => State::IntervalTrace(trace::IntervalTrace::new(intervals.clone())),
+            LossModel::Periodic(p) => State::Periodic(*p),
+            LossModel::Bluetooth(b) => State::Bluetooth(*b),
         };
         LossProcess { state, rng, seen: 0, lost: 0, bursts: 0, last_lost: false }
     }
@@ -136,6 +150,8 @@ impl LossProcess {
             State::Burst(b) => b.next_lost(rng),
             State::PacketTrace(t) => t.next_lost(),
             State::IntervalTrace(t) => t.is_lost_at(now),
+            State::Periodic(p) => p.is_lost(now, rng),
+            State::Bluetooth(b) => b.is_lost(bytes, rng),
         };
         self.seen += 1;
         self.lost += lost as u64;

@@ -57,6 +57,8 @@ pub struct Channel {
     pub busy: bool,
     /// Counters.
     pub counters: ChannelCounters,
+    /// Link-level error control (LL-HARQ / LL-ARQ) replacing the one-packet transmitter, if any.
+    pub ll: Option<Box<crate::fec::link::engine::LinkLayer>>,
 }
 
 impl Channel {

@@ -102,6 +102,9 @@ pub struct LinkConfig {
     pub delay: SimTime,
     /// Direction a->b (index 0) and b->a (index 1).
     pub dirs: [DirConfig; 2],
+    /// Link-level error control of both directions (LL-HARQ / LL-ARQ, `fec::link`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_layer: Option<crate::fec::link::config::LinkLayerConfig>,
 }
 
 /// Queue and loss of one link direction.

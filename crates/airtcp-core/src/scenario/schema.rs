@@ -86,6 +86,9 @@ pub struct RawLink {
     pub queue: Option<Tagged>,
     /// Loss process of both directions (default none).
     pub loss: Option<Tagged>,
+    /// Link-level error control of both directions (`{ type = "ll_harq" | "ll_arq", ... }`;
+    /// default none).
+    pub link_layer: Option<Tagged>,
     /// Overrides for direction a -> b.
     pub a_to_b: Option<RawDirection>,
     /// Overrides for direction b -> a.
@@ -207,6 +210,22 @@ pub struct RawLoss {
     pub repeat: Option<bool>,
     /// Inline loss intervals.
     pub intervals: Option<Vec<(Quantity, Quantity)>>,
+    /// Capture period (periodic).
+    pub period: Option<Quantity>,
+    /// Capture length (periodic).
+    pub duration: Option<Quantity>,
+    /// Start of the first capture (periodic).
+    pub phase: Option<Quantity>,
+    /// Bluetooth slot utilisation (bluetooth).
+    pub lambda: Option<f64>,
+    /// Bluetooth SCO packet type, `"hv1"`, `"hv2"` or `"hv3"` (bluetooth; instead of `lambda`).
+    pub sco: Option<String>,
+    /// Data rate of the victim's transmissions (bluetooth).
+    pub rate: Option<Quantity>,
+    /// Probability that a hop lands in the victim's channel (bluetooth).
+    pub hop_probability: Option<f64>,
+    /// Bluetooth slot time (bluetooth).
+    pub dwell: Option<Quantity>,
 }
 
 /// `[routing]`.

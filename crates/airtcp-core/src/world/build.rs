@@ -46,6 +46,7 @@ fn build_channel(link: &LinkConfig, dir: usize, cfg: &DirConfig, nodes: &[String
         loss: cfg.loss.as_ref().map(|m| LossProcess::new(m, rngs.stream(&format!("{prefix}/loss")))),
         busy: false,
         counters: ChannelCounters::default(),
+        ll: link.link_layer.map(|c| Box::new(crate::fec::link::engine::LinkLayer::new(c, link.rate_bps))),
     }
 }
 

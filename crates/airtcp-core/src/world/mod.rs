@@ -11,6 +11,7 @@ mod build;
 mod endpoints;
 mod flows;
 mod hooks;
+mod linklayer;
 mod net;
 mod report;
 mod tcp;
@@ -43,7 +44,7 @@ pub enum Event {
     TxDone {
         /// Channel index.
         chan: u32,
-        /// Packet index.
+        /// Packet index (on a channel with a link layer: the frame's sequence number, low 32 bits).
         pkt: u32,
     },
     /// Packet `pkt` reached the far end of channel `chan`.
@@ -94,6 +95,16 @@ pub enum Event {
         token: u32,
         /// Timer generation.
         generation: u32,
+    },
+    /// The link layer of channel `chan`: the receiver has frame `seq`'s latest transmission
+    /// (`feedback = false`) or the sender has the feedback on it (`true`).
+    LinkLayer {
+        /// Channel index.
+        chan: u32,
+        /// Frame sequence number (low 32 bits).
+        seq: u32,
+        /// Sender side (feedback) rather than receiver side.
+        feedback: bool,
     },
     /// The routing agents' periodic purge.
     RoutePurge,
@@ -212,6 +223,7 @@ impl World {
         match ev {
             Event::TxDone { chan, pkt } => self.on_tx_done(chan, pkt),
             Event::Arrive { chan, pkt } => self.on_arrive(chan, pkt),
+            Event::LinkLayer { chan, seq, feedback } => self.on_link_layer(chan, seq, feedback),
             Event::App { flow, generation } => self.on_app_timer(flow, generation),
             Event::Tcp { agent, timer, generation } => self.on_tcp_timer(agent, timer, generation),
             Event::Wifi(w) => self.on_wifi(w),

@@ -158,6 +158,10 @@ impl World {
             }
         }
         if !c.busy {
+            if c.ll.is_some() {
+                self.ll_start(ch);
+                return;
+            }
             let next = c.queue.dequeue(now).expect("just enqueued");
             self.start_tx(ch, next);
         }
@@ -173,6 +177,10 @@ impl World {
 
     /// Serialisation finished: judge the packet, launch it, and start the next one.
     pub(super) fn on_tx_done(&mut self, chan: u32, pkt: u32) {
+        if self.channels[chan as usize].ll.is_some() {
+            self.ll_tx_done(chan, pkt);
+            return;
+        }
         let (ch, id) = (ChannelId(chan), PacketId(pkt));
         let now = self.sched.now();
         let size = self.packets[id].size;

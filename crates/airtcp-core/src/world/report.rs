@@ -30,6 +30,9 @@ pub struct LinkReport {
     /// Runs of consecutive losses at this direction's loss process (its drops / this = mean
     /// loss burst length in packets).
     pub loss_bursts: u64,
+    /// Link-layer protocol counters (links with `link_layer` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link_layer: Option<crate::fec::link::stats::LinkLayerStats>,
 }
 
 crate::columnar!(queue_columns, QueueSample, time, packets, bytes, avg);
@@ -155,6 +158,7 @@ impl World {
                 utilization: if secs > 0.0 { c.counters.busy_time.min(now).as_secs_f64() / secs } else { 0.0 },
                 mean_queue_packets: c.queue.mean_len(now),
                 loss_bursts: c.loss.as_ref().map_or(0, |l| l.bursts()),
+                link_layer: c.ll.as_ref().map(|l| l.stats.clone()),
             });
             if let Some(samples) = c.queue.take_series() {
                 queue_series.push(QueueSeries { link: c.link.clone(), direction, samples });

@@ -18,6 +18,8 @@ const LOSS_KEYS: &[(&str, &[&str])] = &[
     ("burst", &["k", "n", "offset"]),
     ("packet_trace", &["file", "pattern", "repeat"]),
     ("interval_trace", &["file", "intervals"]),
+    ("periodic", &["period", "duration", "phase", "loss_off"]),
+    ("bluetooth", &["lambda", "sco", "rate", "hop_probability", "dwell"]),
 ];
 
 impl Validator<'_> {
@@ -119,9 +121,90 @@ impl Validator<'_> {
                 }
             }
             "interval_trace" => self.interval_trace(l, path)?,
+            "periodic" => self.periodic(l, path, kind)?,
+            "bluetooth" => self.bluetooth(l, path, kind)?,
             _ => unreachable!("type checked against LOSS_KEYS"),
         };
         Some(model)
+    }
+
+    /// `periodic` (Subramanian 2008, Ch. 6 channel capture).
+    fn periodic(&mut self, l: &RawLoss, path: &str, kind: &str) -> Option<LossModel> {
+        let period = self.required(l.period.as_ref(), path, "period", kind).and_then(|q| self.time(q, &join(path, "period")));
+        let duration =
+            self.required(l.duration.as_ref(), path, "duration", kind).and_then(|q| self.time(q, &join(path, "duration")));
+        let phase = match &l.phase {
+            Some(q) => self.time(q, &join(path, "phase")),
+            None => Some(SimTime::ZERO),
+        };
+        let loss_off = self.prob_field(l.loss_off, Some(0.0), path, "loss_off", kind);
+        let (period, duration, phase) = (period?, duration?, phase?);
+        if period == SimTime::ZERO {
+            self.errs.bad(join(path, "period"), &l.period.as_ref()?.0, "must be positive");
+            return None;
+        }
+        if duration == SimTime::ZERO || duration > period {
+            self.errs.bad(
+                join(path, "duration"),
+                &l.duration.as_ref()?.0,
+                format!("must be positive and at most the period ({period})"),
+            );
+            return None;
+        }
+        if phase >= period {
+            self.errs.bad(join(path, "phase"), &l.phase.as_ref()?.0, format!("must be below the period ({period})"));
+            return None;
+        }
+        Some(LossModel::Periodic(crate::errmodel::periodic::PeriodicParams { period, duration, phase, loss_off: loss_off? }))
+    }
+
+    /// `bluetooth` (Subramanian 2008, Ch. 6.1.1 cross-system interference).
+    fn bluetooth(&mut self, l: &RawLoss, path: &str, kind: &str) -> Option<LossModel> {
+        use crate::errmodel::bluetooth::{BluetoothParams, DWELL, HOP_PROBABILITY, sco_lambda};
+        let lambda = match (l.lambda, l.sco.as_deref()) {
+            (Some(_), Some(_)) => {
+                self.errs.push(join(path, "sco"), None, "give lambda or sco, not both");
+                None
+            }
+            (Some(x), None) => self.probability(x, &join(path, "lambda")),
+            (None, Some(s)) => match sco_lambda(s) {
+                Some(x) => Some(x),
+                None => {
+                    self.errs.push(
+                        join(path, "sco"),
+                        Some(format!("{s:?}")),
+                        "allowed SCO packet types: \"hv1\", \"hv2\", \"hv3\"",
+                    );
+                    None
+                }
+            },
+            (None, None) => {
+                self.errs.push(
+                    join(path, "lambda"),
+                    None,
+                    format!("missing (required by loss type \"{kind}\"; or give sco = \"hv1\" | \"hv2\" | \"hv3\")"),
+                );
+                None
+            }
+        };
+        let rate_bps = self.required(l.rate.as_ref(), path, "rate", kind).and_then(|q| self.rate(q, &join(path, "rate")));
+        let hop_probability = self.prob_field(l.hop_probability, Some(HOP_PROBABILITY), path, "hop_probability", kind);
+        let dwell = match &l.dwell {
+            Some(q) => self.time(q, &join(path, "dwell")).filter(|d| {
+                let ok = *d > SimTime::ZERO;
+                if !ok {
+                    self.errs.bad(join(path, "dwell"), &q.0, "must be positive");
+                }
+                ok
+            }),
+            None => Some(DWELL),
+        };
+        Some(LossModel::Bluetooth(BluetoothParams {
+            lambda: lambda?,
+            rate_bps: rate_bps?,
+            hop_probability: hop_probability?,
+            dwell: dwell?,
+        }))
     }
 
     fn burst(&mut self, l: &RawLoss, path: &str, kind: &str) -> Option<LossModel> {

@@ -4,6 +4,7 @@
 
 mod aodv;
 mod flows;
+mod link_layer;
 mod loss;
 mod net;
 mod schemes;

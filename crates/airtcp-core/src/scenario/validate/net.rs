@@ -44,10 +44,11 @@ impl Validator<'_> {
                     dirs[d].loss = self.loss(x, &join(&dpath, "loss"));
                 }
             }
+            let link_layer = l.link_layer.as_ref().and_then(|x| self.link_layer(x, &join(&path, "link_layer")));
             if self.errs.len() == before
                 && let (Some(a), Some(b), Some(rate_bps), Some(delay)) = (a, b, rate, delay)
             {
-                out.push(LinkConfig { name, a, b, rate_bps, delay, dirs });
+                out.push(LinkConfig { name, a, b, rate_bps, delay, dirs, link_layer });
             }
         }
         out
