@@ -9,7 +9,10 @@
 //! Schemes never import `scenario` or `world`: they see names through [`SchemeEnv`] and report
 //! problems as [`Problem`]s, which the validator turns into scenario errors with full paths.
 
+pub mod ll;
 pub mod scripted;
+pub mod snoop;
+pub mod tcp_cache;
 
 use crate::hook::{Counters, HookCtx, HookPoint, NodeHook, Verdict};
 use crate::packet::{Packet, PacketId};
@@ -17,7 +20,7 @@ use crate::wifi::hooks::MacIndication;
 use serde::de::DeserializeOwned;
 
 /// The scheme types a scenario may name.
-pub const TYPES: &[&str] = &["scripted"];
+pub const TYPES: &[&str] = &["scripted", "ll", "snoop"];
 
 /// The keys every `[[schemes]]` entry has (the rest belong to its type).
 pub const COMMON_KEYS: &[&str] = &["type", "name", "node", "iface"];
@@ -62,6 +65,10 @@ pub fn decode<T: DeserializeOwned>(table: &toml::Value) -> Result<T, Vec<Problem
 pub enum SchemeParams {
     /// [`scripted::Scripted`].
     Scripted(scripted::Params),
+    /// [`ll::Ll`].
+    Ll(tcp_cache::Params),
+    /// [`snoop::Snoop`].
+    Snoop(tcp_cache::Params),
 }
 
 impl SchemeParams {
@@ -69,6 +76,8 @@ impl SchemeParams {
     pub fn kind(&self) -> &'static str {
         match self {
             SchemeParams::Scripted(_) => "scripted",
+            SchemeParams::Ll(_) => "ll",
+            SchemeParams::Snoop(_) => "snoop",
         }
     }
 
@@ -76,6 +85,8 @@ impl SchemeParams {
     pub fn build(&self) -> AnyScheme {
         match self {
             SchemeParams::Scripted(p) => AnyScheme::Scripted(scripted::Scripted::new(p.clone())),
+            SchemeParams::Ll(p) => AnyScheme::Ll(ll::Ll::new(*p)),
+            SchemeParams::Snoop(p) => AnyScheme::Snoop(snoop::Snoop::new(*p)),
         }
     }
 }
@@ -85,6 +96,8 @@ impl SchemeParams {
 pub fn parse(kind: &str, table: &toml::Value, env: &SchemeEnv) -> Result<SchemeParams, Vec<Problem>> {
     match kind {
         "scripted" => scripted::parse(table, env).map(SchemeParams::Scripted),
+        "ll" => ll::parse(table).map(SchemeParams::Ll),
+        "snoop" => snoop::parse(table).map(SchemeParams::Snoop),
         other => Err(vec![Problem::new(
             "type",
             Some(format!("{other:?}")),
@@ -98,6 +111,10 @@ pub fn parse(kind: &str, table: &toml::Value, env: &SchemeEnv) -> Result<SchemeP
 pub enum AnyScheme {
     /// [`scripted::Scripted`].
     Scripted(scripted::Scripted),
+    /// [`ll::Ll`].
+    Ll(ll::Ll),
+    /// [`snoop::Snoop`].
+    Snoop(snoop::Snoop),
     /// A hook written outside the crate.
     Custom(Box<dyn NodeHook>),
 }
@@ -106,6 +123,8 @@ macro_rules! each {
     ($self:ident, $h:ident => $e:expr) => {
         match $self {
             AnyScheme::Scripted($h) => $e,
+            AnyScheme::Ll($h) => $e,
+            AnyScheme::Snoop($h) => $e,
             AnyScheme::Custom($h) => $e,
         }
     };
