@@ -221,15 +221,91 @@ proptest! {
     /// Random losses on both directions of the hop: every scheme delivers the file whole, in
     /// order, exactly once.
     #[test]
-    fn every_scheme_delivers_the_byte_stream_intact(seed in 1u64..10_000, p in 0.0f64..0.12, window in prop::sample::select(vec!["8KB", "32KB"])) {
+    fn every_scheme_delivers_the_byte_stream_intact(seed in 1u64..10_000, p in 0.0f64..0.12, window in prop::sample::select(vec!["8KiB", "32KiB"])) {
         let loss = format!("[links.a_to_b]\nloss = {{ type = \"bernoulli\", p = {p} }}\n[links.b_to_a]\nloss = {{ type = \"bernoulli\", p = {} }}\n", p / 2.0);
         let file = 150 * MSS;
-        for (kind, smart) in [("ll", false), ("ll", true), ("snoop", false), ("snoop", true)] {
-            let r = common::run(&path(window, file, smart, &loss, &scheme(kind, smart)), Some(seed));
+        for (kind, smart) in [("ll", false), ("ll", true), ("snoop", false), ("snoop", true), ("split", false), ("split", true)] {
+            let entry = if kind == "split" { split_scheme(smart, "64KiB") } else { scheme(kind, smart) };
+            let r = common::run(&path(window, file, smart, &loss, &entry), Some(seed));
             prop_assert_eq!(r.flows[0].delivered_bytes, file, "{} smart={}", kind, smart);
             let t = tcp(&r);
             prop_assert!(t.completion_time_s > 0.0);
-            assert_conserved(&r);
+            if kind == "split" {
+                // Each leg: every segment sent is received, dropped or in flight.
+                for leg in &r.connections {
+                    prop_assert_eq!(leg.segments_sent, leg.rx_segments + leg.data_drops + leg.in_flight_packets);
+                }
+                prop_assert_eq!(r.connections[1].delivered_bytes, file);
+            } else {
+                assert_conserved(&r);
+            }
+        }
+    }
+}
+
+fn split_scheme(smart: bool, buffer: &str) -> String {
+    format!(
+        "[[schemes]]\ntype = \"split\"\nname = \"split\"\nnode = \"bs\"\nflow = \"dl\"\nbuffer = \"{buffer}\"\nsmart = {smart}\n"
+    )
+}
+
+#[test]
+fn split_the_wired_sender_stalls_when_the_relay_buffer_fills() {
+    // The wireless half loses 26 transmissions in a row (originals and its retransmissions):
+    // it sits in a backed-off timeout, the 64 KiB relay fills, the relay's receiver advertises a
+    // zero window and the fixed host stops until the wireless half drains the relay.
+    let file = 700 * MSS;
+    let lose: Vec<u64> = (100..126).collect();
+    let quiet = common::run(&path("32KiB", file, false, "", &split_scheme(false, "64KiB")), Some(1));
+    let stalled = common::run(&path("32KiB", file, false, "", &(split_scheme(false, "64KiB") + &drop_on_hop(&lose))), Some(1));
+    for r in [&quiet, &stalled] {
+        assert_eq!(r.flows[0].delivered_bytes, file);
+        assert_eq!(r.connections.len(), 2);
+    }
+    let (wired, wireless) = (&stalled.connections[0], &stalled.connections[1]);
+    assert_eq!((wired.retransmissions, wired.timeouts), (0, 0), "the wired half never retransmits");
+    assert!(wireless.timeouts >= 2, "the wireless half backs off ({} timeouts)", wireless.timeouts);
+    assert!(wired.relay_max_held_bytes >= 65_536 - MSS, "the relay fills: {:?}", wired.relay_max_held_bytes);
+    assert!(wired.relay_window_updates >= 1, "the window closed and reopened");
+    // The stall shows in the wired half's completion: it cannot finish before the wireless half
+    // has drained all but one relay buffer.
+    let lag = |r: &RunResult| r.connections[1].completion_time_s - r.connections[0].completion_time_s;
+    assert!(stalled.connections[0].completion_time_s > quiet.connections[0].completion_time_s + 1.0);
+    assert!(lag(&stalled) <= (65_536.0 + 2.0 * MSS as f64) * 8.0 / 2e6 + 0.5, "lag {}", lag(&stalled));
+}
+
+#[test]
+fn split_smart_recovers_a_hop_loss_without_a_timeout() {
+    // One loss in a window of five segments: too few duplicate ACKs for Reno (a timeout on the
+    // wireless half), one SMART acknowledgement is enough for SPLIT-SMART.
+    let file = 200 * MSS;
+    let plain = common::run(&path("8KiB", file, false, "", &(split_scheme(false, "64KiB") + &drop_on_hop(&[199]))), Some(1));
+    let smart = common::run(&path("8KiB", file, false, "", &(split_scheme(true, "64KiB") + &drop_on_hop(&[199]))), Some(1));
+    assert_eq!(plain.flows[0].delivered_bytes, file);
+    assert_eq!(smart.flows[0].delivered_bytes, file);
+    assert_eq!(plain.connections[1].timeouts, 1);
+    assert_eq!((smart.connections[1].timeouts, smart.connections[1].retransmissions), (0, 1));
+}
+
+#[test]
+fn bad_scheme_entries_are_reported_with_their_paths() {
+    let cases = [
+        (
+            "[[schemes]]\ntype = \"split\"\nname = \"s\"\nnode = \"mh\"\nflow = \"dl\"\nbuffer = \"2KB\"\n",
+            vec!["schemes[0].node", "schemes[0].buffer"],
+        ),
+        ("[[schemes]]\ntype = \"split\"\nname = \"s\"\nnode = \"bs\"\nflow = \"nope\"\n", vec!["schemes[0].flow"]),
+        ("[[schemes]]\ntype = \"snoop\"\nname = \"s\"\nnode = \"bs\"\nmin_rto = \"fast\"\n", vec!["schemes[0].min_rto"]),
+        (
+            "[[schemes]]\ntype = \"ll\"\nname = \"s\"\nnode = \"bs\"\nretransmit_at = \"middle\"\n",
+            vec!["schemes[0].retransmit_at"],
+        ),
+    ];
+    for (entry, paths) in cases {
+        let toml = path("32KiB", 10 * MSS, false, "", entry);
+        let err = airtcp_core::scenario::validate(&toml, "<test>", None).expect_err(entry).to_string();
+        for p in paths {
+            assert!(err.contains(p), "{entry}: expected {p} in\n{err}");
         }
     }
 }

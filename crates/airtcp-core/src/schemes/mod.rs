@@ -12,6 +12,7 @@
 pub mod ll;
 pub mod scripted;
 pub mod snoop;
+pub mod split;
 pub mod tcp_cache;
 
 use crate::hook::{Counters, HookCtx, HookPoint, NodeHook, Verdict};
@@ -20,7 +21,7 @@ use crate::wifi::hooks::MacIndication;
 use serde::de::DeserializeOwned;
 
 /// The scheme types a scenario may name.
-pub const TYPES: &[&str] = &["scripted", "ll", "snoop"];
+pub const TYPES: &[&str] = &["scripted", "ll", "snoop", "split"];
 
 /// The keys every `[[schemes]]` entry has (the rest belong to its type).
 pub const COMMON_KEYS: &[&str] = &["type", "name", "node", "iface"];
@@ -69,6 +70,8 @@ pub enum SchemeParams {
     Ll(tcp_cache::Params),
     /// [`snoop::Snoop`].
     Snoop(tcp_cache::Params),
+    /// [`split`]: wired by the world when it is built (`World::split_flow`), no hook.
+    Split(split::Params),
 }
 
 impl SchemeParams {
@@ -78,16 +81,19 @@ impl SchemeParams {
             SchemeParams::Scripted(_) => "scripted",
             SchemeParams::Ll(_) => "ll",
             SchemeParams::Snoop(_) => "snoop",
+            SchemeParams::Split(_) => "split",
         }
     }
 
-    /// The hook that runs the scheme.
-    pub fn build(&self) -> AnyScheme {
-        match self {
+    /// The hook that runs the scheme (`None` for a scheme the world wires without a hook:
+    /// `split`).
+    pub fn build(&self) -> Option<AnyScheme> {
+        Some(match self {
             SchemeParams::Scripted(p) => AnyScheme::Scripted(scripted::Scripted::new(p.clone())),
             SchemeParams::Ll(p) => AnyScheme::Ll(ll::Ll::new(*p)),
             SchemeParams::Snoop(p) => AnyScheme::Snoop(snoop::Snoop::new(*p)),
-        }
+            SchemeParams::Split(_) => return None,
+        })
     }
 }
 
@@ -98,6 +104,7 @@ pub fn parse(kind: &str, table: &toml::Value, env: &SchemeEnv) -> Result<SchemeP
         "scripted" => scripted::parse(table, env).map(SchemeParams::Scripted),
         "ll" => ll::parse(table).map(SchemeParams::Ll),
         "snoop" => snoop::parse(table).map(SchemeParams::Snoop),
+        "split" => split::parse(table, env).map(SchemeParams::Split),
         other => Err(vec![Problem::new(
             "type",
             Some(format!("{other:?}")),

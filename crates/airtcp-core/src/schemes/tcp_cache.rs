@@ -176,7 +176,14 @@ struct Conn {
     /// retransmissions): the end of each and when the credit lapses. A copy that reaches the
     /// mobile after the first one makes a duplicate ACK that says nothing about a new loss.
     copies: Vec<(u64, SimTime)>,
+    /// First bytes of the most recent locally retransmitted segments that left the cache
+    /// before the sender retransmitted them (for [`Stats::retransmitted_by_both`]; the last
+    /// [`RECENT_LOCAL`]).
+    recent_local: VecDeque<u64>,
 }
+
+/// How many locally retransmitted segments are remembered after they leave the cache.
+const RECENT_LOCAL: usize = 64;
 
 /// Counters of a cache scheme.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -319,6 +326,7 @@ impl TcpCache {
                     backoff: 0,
                     order: 0,
                     copies: Vec::new(),
+                    recent_local: VecDeque::new(),
                 });
                 self.conns.len() - 1
             }
@@ -336,6 +344,10 @@ impl TcpCache {
             // sender timed out, perhaps because ACKs were lost. Snoop answers with the last ACK
             // (generated at the base station with the mobile's address) instead of forwarding.
             self.stats.sender_retransmissions += 1;
+            if let Some(j) = c.recent_local.iter().position(|&s| s == seq) {
+                c.recent_local.remove(j);
+                self.stats.retransmitted_by_both += 1;
+            }
             if tcp_aware {
                 let mut reply = ack.clone();
                 reply.created = now;
@@ -431,6 +443,12 @@ impl TcpCache {
                     }
                     if s.end == a && !s.retransmitted {
                         sample = Some(now.saturating_sub(s.sent));
+                    }
+                    if s.local > 0 && !s.both {
+                        if c.recent_local.len() == RECENT_LOCAL {
+                            c.recent_local.pop_front();
+                        }
+                        c.recent_local.push_back(s.seq);
                     }
                     c.cache.pop_front();
                 }
