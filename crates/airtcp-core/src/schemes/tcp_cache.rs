@@ -173,9 +173,10 @@ struct Conn {
     backoff: u32,
     order: u64,
     /// Second copies sent towards the mobile (local retransmissions and forwarded sender
-    /// retransmissions): the end of each and when the credit lapses. A copy that reaches the
-    /// mobile after the first one makes a duplicate ACK that says nothing about a new loss.
-    copies: Vec<(u64, SimTime)>,
+    /// retransmissions): the end of each, when the credit lapses, and whether it is local. A copy
+    /// that reaches the mobile after the first one makes a duplicate ACK that says nothing about
+    /// a new loss.
+    copies: Vec<(u64, SimTime, bool)>,
     /// First bytes of the most recent locally retransmitted segments that left the cache
     /// before the sender retransmitted them (for [`Stats::retransmitted_by_both`]; the last
     /// [`RECENT_LOCAL`]).
@@ -280,7 +281,7 @@ impl TcpCache {
         s.sent = ctx.now();
         s.order = c.order;
         let lapse = ctx.now() + c.srtt.map_or(self.params.initial_rto, |r| (r + r).max(self.params.min_rto));
-        c.copies.push((s.end, lapse));
+        c.copies.push((s.end, lapse, true));
         self.stats.local_retransmissions += 1;
         ctx.resend(Resend::Copy(s.packet.clone()), to, hop, self.params.at_head);
     }
@@ -383,7 +384,7 @@ impl TcpCache {
             match c.cache.iter_mut().find(|s| s.seq == seq) {
                 // [B95] case 2, above the last ACK: probably lost on the hop; forward it.
                 Some(s) => {
-                    c.copies.push((end, now + SimTime::from_secs(1).max(self.params.min_rto)));
+                    c.copies.push((end, now + SimTime::from_secs(1).max(self.params.min_rto), false));
                     s.sent = now;
                     s.order = order;
                     s.retransmitted = true;
@@ -452,6 +453,9 @@ impl TcpCache {
                     }
                     c.cache.pop_front();
                 }
+                // A local copy the new ACK covers most likely filled the hole it was sent for
+                // (the original was lost): it makes no duplicate ACK, so it is no credit.
+                c.copies.retain(|&(e, _, local)| !(local && e <= a));
                 c.last_ack = Some((a, packet.clone()));
                 c.dupacks = 0;
                 c.recovery = None;
@@ -486,8 +490,8 @@ impl TcpCache {
         // without this, a late duplicate copy makes a duplicate ACK whose local retransmission
         // makes another duplicate, and so on.
         let now = ctx.now();
-        c.copies.retain(|&(_, lapse)| lapse > now);
-        if let Some(j) = c.copies.iter().position(|&(e, _)| e <= a) {
+        c.copies.retain(|&(_, lapse, _)| lapse > now);
+        if let Some(j) = c.copies.iter().position(|&(e, _, _)| e <= a) {
             c.copies.swap_remove(j);
             self.stats.dupacks_explained += 1;
             if self.rules.tcp_aware {
