@@ -80,3 +80,8 @@ def test_metrics_of_one_run():
     S.set_scheme(sc, "split")
     r = sc.run(seed=1)
     assert E.wired_goodput_pct(r) == 100.0 and E.wireless_timeouts(r) >= 1 and 90 <= E.relay_full_pct(r) <= 100
+
+
+def test_time_sequence_figure(tmp_path):
+    out = E.time_sequence_figure(str(tmp_path / "ts.png"), setting="lan-8KB", schemes=("ll", "split"), until_s=2.0)
+    assert (tmp_path / "ts.png").stat().st_size > 10_000 and out.endswith("ts.png")

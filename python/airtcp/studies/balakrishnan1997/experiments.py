@@ -7,7 +7,19 @@ from __future__ import annotations
 from airtcp.result import RunResult
 from airtcp.studies.framework import Derived, Experiment, Figure
 
-from .scenarios import DURATION, FILE_B, HEADER_B, REPS, SETTINGS, TABLE1, TABLE2, set_scheme, set_setting, testbed
+from .scenarios import (
+    DURATION,
+    FILE_B,
+    HEADER_B,
+    PEAK_MBPS,
+    REPS,
+    SETTINGS,
+    TABLE1,
+    TABLE2,
+    set_scheme,
+    set_setting,
+    testbed,
+)
 
 
 # -- the paper's metrics (section IV) ------------------------------------------------------------
@@ -169,3 +181,48 @@ FIGURES = [
         kind="bar",
     ),
 ]
+
+
+# -- time-sequence plots (the paper's Figs. 4, 5 and 7) ------------------------------------------
+def time_sequence_figure(
+    path: str,
+    setting: str = "wan-32KB",
+    schemes: tuple[str, ...] = ("ll", "ll-tcp-aware", "split"),
+    seed: int = 1,
+    until_s: float = 10.0,
+) -> str:
+    """Draws, for one transfer per scheme, the fixed host's sequence progress (SND.UNA, MB) and its
+    congestion window (KB) against time, as the paper's Figs. 4, 5 and 7 (the report pages draw
+    only grid figures, so this one is written to ``path``, a PNG). With LL the window halves at
+    each fast retransmission; with LL-TCP-aware it never does; with SPLIT the wired sender's
+    progress stops while the relay is full. Returns ``path``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    window = 8192 if setting.endswith("8KB") else 32768
+    fig, (ax_seq, ax_cwnd) = plt.subplots(2, 1, figsize=(9, 7), sharex=True)
+    for scheme in schemes:
+        sc = testbed()
+        set_setting(sc, setting)
+        set_scheme(sc, scheme)
+        sc.section("outputs")["tcp_series"] = ["dl"]
+        r = sc.run(seed=seed)
+        s = r.tcp_series
+        s = s[s["time"] <= until_s]
+        ax_seq.step(s["time"], s["snd_una"] / 1e6, where="post", label=scheme)
+        ax_cwnd.step(s["time"], s["cwnd"].clip(upper=window) / 1e3, where="post", label=scheme)
+    path_kind = SETTINGS[setting][0]
+    pipe = PEAK_MBPS[path_kind] * 1e6 / 8 * (0.135 if path_kind == "wan" else 0.010)
+    ax_cwnd.axhline(pipe / 1e3, color="grey", linestyle="--", label="pipe (peak x RTT)")
+    ax_cwnd.legend(loc="lower right")
+    ax_seq.set_ylabel("acknowledged (MB)")
+    ax_cwnd.set_ylabel("usable window min(cwnd, rwnd) (KB)")
+    ax_cwnd.set_xlabel("time (s)")
+    ax_seq.legend(loc="upper left")
+    ax_seq.set_title(f"Fixed host's sender, {setting}, seed {seed}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
