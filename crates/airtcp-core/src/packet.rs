@@ -120,6 +120,9 @@ pub struct TcpHeader {
     pub sack_count: u8,
     /// SACK blocks, most recent first.
     pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    /// SMART acknowledgement option (Keshav & Morgan 1997): on an ACK of a receiver with
+    /// `smart_acks`, the first byte of the data segment that caused this ACK; `None` otherwise.
+    pub smart: Option<u64>,
     /// Scheme-specific marks (cross-layer notifications, FEC); zero for plain TCP.
     pub scheme_flags: u16,
     /// Transmission index of this byte range (0 = first copy, 1 = first retransmission, ...).

@@ -397,6 +397,9 @@ pub struct RawTcp {
     /// Most SACK blocks per ACK, 1 to 4 (default: 4, or 3 with timestamps, RFC 2018; ns2: 3,
     /// ns-2.35's `maxSackBlocks_`).
     pub max_sack_blocks: Option<i64>,
+    /// SMART acknowledgements (Keshav & Morgan 1997): every ACK also names the segment that
+    /// caused it, for base-station schemes (default false).
+    pub smart_acks: Option<bool>,
     /// ns-2.35's loss-response arithmetic: `ssthresh = max(int(min(cwnd, rwnd) / 2), 2)` whole
     /// segments from the window (default false for rfc, true for ns2).
     pub ns2_window: Option<bool>,

@@ -10,7 +10,11 @@
 //! problems as [`Problem`]s, which the validator turns into scenario errors with full paths.
 
 pub mod delay_injection;
+pub mod ll;
 pub mod scripted;
+pub mod snoop;
+pub mod split;
+pub mod tcp_cache;
 
 use crate::hook::{Counters, HookCtx, HookPoint, NodeHook, Verdict};
 use crate::packet::{Packet, PacketId};
@@ -18,7 +22,7 @@ use crate::wifi::hooks::MacIndication;
 use serde::de::DeserializeOwned;
 
 /// The scheme types a scenario may name.
-pub const TYPES: &[&str] = &["scripted", "delay_injection"];
+pub const TYPES: &[&str] = &["scripted", "delay_injection", "ll", "snoop", "split"];
 
 /// The keys every `[[schemes]]` entry has (the rest belong to its type).
 pub const COMMON_KEYS: &[&str] = &["type", "name", "node", "iface"];
@@ -65,6 +69,12 @@ pub enum SchemeParams {
     Scripted(scripted::Params),
     /// [`delay_injection::DelayInjection`].
     DelayInjection(delay_injection::Params),
+    /// [`ll::Ll`].
+    Ll(tcp_cache::Params),
+    /// [`snoop::Snoop`].
+    Snoop(tcp_cache::Params),
+    /// [`split`]: wired by the world when it is built (`World::split_flow`), no hook.
+    Split(split::Params),
 }
 
 impl SchemeParams {
@@ -73,15 +83,22 @@ impl SchemeParams {
         match self {
             SchemeParams::Scripted(_) => "scripted",
             SchemeParams::DelayInjection(_) => "delay_injection",
+            SchemeParams::Ll(_) => "ll",
+            SchemeParams::Snoop(_) => "snoop",
+            SchemeParams::Split(_) => "split",
         }
     }
 
-    /// The hook that runs the scheme.
-    pub fn build(&self) -> AnyScheme {
-        match self {
+    /// The hook that runs the scheme (`None` for a scheme the world wires without a hook:
+    /// `split`).
+    pub fn build(&self) -> Option<AnyScheme> {
+        Some(match self {
             SchemeParams::Scripted(p) => AnyScheme::Scripted(scripted::Scripted::new(p.clone())),
             SchemeParams::DelayInjection(p) => AnyScheme::DelayInjection(delay_injection::DelayInjection::new(p.clone())),
-        }
+            SchemeParams::Ll(p) => AnyScheme::Ll(ll::Ll::new(*p)),
+            SchemeParams::Snoop(p) => AnyScheme::Snoop(snoop::Snoop::new(*p)),
+            SchemeParams::Split(_) => return None,
+        })
     }
 }
 
@@ -91,6 +108,9 @@ pub fn parse(kind: &str, table: &toml::Value, env: &SchemeEnv) -> Result<SchemeP
     match kind {
         "scripted" => scripted::parse(table, env).map(SchemeParams::Scripted),
         "delay_injection" => delay_injection::parse(table, env).map(SchemeParams::DelayInjection),
+        "ll" => ll::parse(table).map(SchemeParams::Ll),
+        "snoop" => snoop::parse(table).map(SchemeParams::Snoop),
+        "split" => split::parse(table, env).map(SchemeParams::Split),
         other => Err(vec![Problem::new(
             "type",
             Some(format!("{other:?}")),
@@ -106,6 +126,10 @@ pub enum AnyScheme {
     Scripted(scripted::Scripted),
     /// [`delay_injection::DelayInjection`].
     DelayInjection(delay_injection::DelayInjection),
+    /// [`ll::Ll`].
+    Ll(ll::Ll),
+    /// [`snoop::Snoop`].
+    Snoop(snoop::Snoop),
     /// A hook written outside the crate.
     Custom(Box<dyn NodeHook>),
 }
@@ -115,6 +139,8 @@ macro_rules! each {
         match $self {
             AnyScheme::Scripted($h) => $e,
             AnyScheme::DelayInjection($h) => $e,
+            AnyScheme::Ll($h) => $e,
+            AnyScheme::Snoop($h) => $e,
             AnyScheme::Custom($h) => $e,
         }
     };

@@ -119,7 +119,7 @@ impl TcpReceiverAgent {
         f.apply(&mut h);
         Packet {
             uid: 0,
-            size: self.params.header_bytes + self.params.options_len(f.sack_count as usize),
+            size: self.params.header_bytes + self.params.options_len(f.sack_count as usize) + self.params.smart_option_len(),
             ip: IpHeader { src: self.node, dst: self.peer, ecn: Ecn::NotEct, ttl: DEFAULT_TTL },
             transport: Transport::Tcp(h),
             flow: self.flow,

@@ -156,6 +156,11 @@ pub struct TcpParams {
     /// Most SACK blocks one ACK carries (0: RFC 2018's 4, or 3 with timestamps; ns-2.35's
     /// `Agent/TCPSink maxSackBlocks_` is 3).
     pub sack_blocks: u8,
+    /// The receiver puts a SMART option on every ACK (Keshav & Morgan 1997): the first byte of
+    /// the segment that caused it, beside the cumulative ACK. Read by base-station schemes
+    /// (`ll`/`snoop` with `smart = true`); the sender ignores it. Off by default.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub smart_acks: bool,
 }
 
 impl TcpParams {
@@ -189,6 +194,7 @@ impl TcpParams {
             ns2_window: false,
             zero_window: true,
             sack_blocks: 0,
+            smart_acks: false,
         }
     }
 
@@ -221,6 +227,12 @@ impl TcpParams {
         let ts = if self.timestamps { 12 } else { 0 };
         let sack = if sack_blocks > 0 { 4 + 8 * sack_blocks as u32 } else { 0 };
         ts + sack
+    }
+
+    /// Option bytes of the SMART option on an ACK (choice: kind, length and a 4-byte sequence
+    /// number, padded to 8), when option bytes are counted and SMART ACKs are on.
+    pub fn smart_option_len(&self) -> u32 {
+        if self.option_bytes && self.smart_acks { 8 } else { 0 }
     }
 }
 

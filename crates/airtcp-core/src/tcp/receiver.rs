@@ -17,6 +17,8 @@
 //!   it is the last in-sequence segment's.
 //! - ECN: a CE-marked data segment makes every following ACK carry ECE until a segment with CWR
 //!   arrives.
+//! - SMART (`smart_acks`, off by default; Keshav & Morgan, INFOCOM 1997): every ACK also carries
+//!   the first byte of the data segment that caused it (with delayed ACKs, the latest one).
 
 use super::TcpParams;
 use super::metrics::ReceiverStats;
@@ -52,6 +54,8 @@ pub struct AckFields {
     pub sack_count: u8,
     /// SACK blocks, most recent first.
     pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    /// SMART option: first byte of the segment that caused the ACK (Keshav & Morgan 1997).
+    pub smart: Option<u64>,
 }
 
 impl AckFields {
@@ -64,6 +68,7 @@ impl AckFields {
         h.timestamp = self.timestamp;
         h.sack_count = self.sack_count;
         h.sack = self.sack;
+        h.smart = self.smart;
     }
 }
 
@@ -76,6 +81,9 @@ pub struct TcpReceiver {
     timestamps: bool,
     ecn: bool,
     delack: Option<SimTime>,
+    smart: bool,
+    /// First byte of the last data segment that arrived (the SMART option's value).
+    last_seq: Option<u64>,
     /// Next byte expected.
     pub rcv_nxt: u64,
     /// Out-of-order ranges above `rcv_nxt`, sorted and disjoint.
@@ -105,6 +113,8 @@ impl TcpReceiver {
             timestamps: p.timestamps,
             ecn: p.ecn,
             delack: p.delayed_ack,
+            smart: p.smart_acks,
+            last_seq: None,
             rcv_nxt: 0,
             ooo: Vec::with_capacity(16),
             recent: [0; RECENT],
@@ -198,6 +208,7 @@ impl TcpReceiver {
         cwr: bool,
     ) -> RxOutcome {
         self.stats.segments += 1;
+        self.last_seq = Some(seq);
         let end = (seq + len as u64).min(self.rcv_nxt + self.buffer);
         if self.ecn {
             if cwr {
@@ -291,6 +302,7 @@ impl TcpReceiver {
             window: self.buffer,
             ece: self.ecn && self.ece_pending,
             timestamp: if self.timestamps { Some((now, self.ts_recent.unwrap_or(SimTime::ZERO))) } else { None },
+            smart: if self.smart { self.last_seq } else { None },
             ..Default::default()
         };
         if self.sack && !self.ooo.is_empty() {
@@ -400,6 +412,26 @@ mod tests {
         // The hole-filling segment (seq == Last.ACK.sent) updates it.
         r.on_data(ms(30), 200, 100, Some((ms(6), ms(0))), false, false);
         assert_eq!(r.make_ack(ms(30)).timestamp, Some((ms(30), ms(6))));
+    }
+
+    #[test]
+    fn smart_acks_name_the_segment_that_caused_them() {
+        let t = SimTime::ZERO;
+        let mut off = rx(false, None);
+        off.on_data(t, 0, 100, None, false, false);
+        assert_eq!(off.make_ack(t).smart, None, "off by default");
+        let mut p = TcpParams::rfc(Variant::Reno, 100);
+        p.smart_acks = true;
+        let mut r = TcpReceiver::new(&p);
+        r.on_data(t, 0, 100, None, false, false);
+        assert_eq!(r.make_ack(t).smart, Some(0));
+        // Out of order: the cumulative ACK stays, the option names the arrival.
+        r.on_data(t, 200, 100, None, false, false);
+        let a = r.make_ack(t);
+        assert_eq!((a.ack, a.smart), (100, Some(200)));
+        let mut h = TcpHeader::default();
+        a.apply(&mut h);
+        assert_eq!(h.smart, Some(200));
     }
 
     #[test]

@@ -180,7 +180,10 @@ impl World {
                 SchemeIface::Wireless => IfaceFilter::Wireless,
                 SchemeIface::Link(k) => IfaceFilter::Link(ChannelId(2 * k as u32), ChannelId(2 * k as u32 + 1)),
             };
-            world.attach_hook(sc.node, filter, &sc.name, sc.params.kind(), sc.params.build());
+            match sc.params.build() {
+                Some(hook) => world.attach_hook(sc.node, filter, &sc.name, sc.params.kind(), hook),
+                None => world.split_scheme(config, sc),
+            }
         }
         world
     }
@@ -188,5 +191,35 @@ impl World {
     /// Name of node `id`.
     pub fn node_name(&self, id: NodeId) -> &str {
         &self.nodes[id.0 as usize].name
+    }
+}
+
+impl World {
+    /// Wires a `split` scheme (see [`crate::schemes::split`]): the flow is split at the scheme's
+    /// node with the scheme's relay buffer, counted as the wireless sender's send buffer, and,
+    /// for SPLIT-SMART, the downstream TCP parameters and SACK blocks from the final receiver
+    /// (the mobile's SMART acknowledgements). The validator has checked everything `split_flow`
+    /// checks, so it cannot fail here.
+    fn split_scheme(&mut self, config: &Config, sc: &crate::scenario::config::SchemeConfig) {
+        let crate::schemes::SchemeParams::Split(p) = &sc.params else { return };
+        let TransportConfig::Tcp(flow_tcp) = &config.flows[p.flow.0 as usize].transport else { return };
+        let opts = crate::world::SplitOptions {
+            buffer: Some(crate::transport::relay::RelayBuffer {
+                bytes: p.buffer,
+                accounting: crate::transport::relay::BufferAccounting::SendBuffer,
+            }),
+            downstream: p.downstream(flow_tcp),
+            transparent: false,
+        };
+        self.split_flow(p.flow, sc.node, opts).expect("validated split scheme");
+        if p.smart {
+            let sink = self.flows[p.flow.0 as usize].sink as usize;
+            if let Some(crate::transport::Agent::TcpReceiver(r)) = self.agents.get_mut(sink) {
+                let total = r.engine.expected_total;
+                r.params.sack = true;
+                r.engine = crate::tcp::TcpReceiver::new(&r.params);
+                r.engine.expected_total = total;
+            }
+        }
     }
 }

@@ -103,6 +103,9 @@ impl Validator<'_> {
                 },
                 None => None,
             };
+            if let (Some(node), Some(crate::schemes::SchemeParams::Split(p))) = (node, &params) {
+                self.split_scheme(&path, node, p, flows);
+            }
             if self.errs.len() == before
                 && let (Some(node), Some(iface), Some(params)) = (node, iface, params)
             {
@@ -110,5 +113,35 @@ impl Validator<'_> {
             }
         }
         out
+    }
+}
+
+impl Validator<'_> {
+    /// What `World::split_flow` requires of a `split` scheme: a TCP flow, a node that is neither
+    /// of its ends, a buffer of at least two of its segments.
+    fn split_scheme(&mut self, path: &str, node: crate::packet::NodeId, p: &crate::schemes::split::Params, flows: &[FlowConfig]) {
+        let Some(f) = flows.get(p.flow.0 as usize) else { return };
+        let crate::scenario::config::TransportConfig::Tcp(tcp) = &f.transport else {
+            self.errs.push(
+                join(path, "flow"),
+                Some(format!("{:?}", f.name)),
+                "not a TCP flow (only a TCP connection can be split)",
+            );
+            return;
+        };
+        if node == f.src || node == f.dst {
+            self.errs.push(
+                join(path, "node"),
+                None,
+                format!("the node is an end of flow {:?}; split it at a node on its path", f.name),
+            );
+        }
+        if p.buffer < 2 * tcp.mss as u64 {
+            self.errs.push(
+                join(path, "buffer"),
+                Some(format!("{} B", p.buffer)),
+                format!("must hold at least two segments ({} B)", 2 * tcp.mss),
+            );
+        }
     }
 }

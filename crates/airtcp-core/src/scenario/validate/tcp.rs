@@ -50,6 +50,7 @@ impl Validator<'_> {
                 clear_sack_on_rto: None,
                 zero_window: None,
                 max_sack_blocks: None,
+                smart_acks: None,
                 ns2_window: None,
                 vegas_alpha: None,
                 vegas_beta: None,
@@ -199,6 +200,7 @@ impl Validator<'_> {
             self.errs.push(join(path, "clock_granularity"), Some("\"0s\"".into()), "the ns2 estimator needs a positive tick");
         }
         p.clear_sack_on_rto = t.clear_sack_on_rto.unwrap_or(false);
+        p.smart_acks = t.smart_acks.unwrap_or(false);
         // ns-2.35: no receiver window in the one-way TCP's ACKs (the window never closes),
         // `slowdown()`'s whole-packet ssthresh from the window, `Agent/TCPSink maxSackBlocks_ 3`.
         p.zero_window = t.zero_window.unwrap_or(!ns2);
