@@ -9,6 +9,7 @@
 //! Schemes never import `scenario` or `world`: they see names through [`SchemeEnv`] and report
 //! problems as [`Problem`]s, which the validator turns into scenario errors with full paths.
 
+pub mod elsn;
 pub mod scripted;
 
 use crate::hook::{Counters, HookCtx, HookPoint, NodeHook, Verdict};
@@ -17,7 +18,7 @@ use crate::wifi::hooks::MacIndication;
 use serde::de::DeserializeOwned;
 
 /// The scheme types a scenario may name.
-pub const TYPES: &[&str] = &["scripted"];
+pub const TYPES: &[&str] = &["scripted", "elsn"];
 
 /// The keys every `[[schemes]]` entry has (the rest belong to its type).
 pub const COMMON_KEYS: &[&str] = &["type", "name", "node", "iface"];
@@ -62,6 +63,8 @@ pub fn decode<T: DeserializeOwned>(table: &toml::Value) -> Result<T, Vec<Problem
 pub enum SchemeParams {
     /// [`scripted::Scripted`].
     Scripted(scripted::Params),
+    /// [`elsn::Elsn`].
+    Elsn(elsn::Params),
 }
 
 impl SchemeParams {
@@ -69,6 +72,7 @@ impl SchemeParams {
     pub fn kind(&self) -> &'static str {
         match self {
             SchemeParams::Scripted(_) => "scripted",
+            SchemeParams::Elsn(_) => "elsn",
         }
     }
 
@@ -76,6 +80,7 @@ impl SchemeParams {
     pub fn build(&self) -> AnyScheme {
         match self {
             SchemeParams::Scripted(p) => AnyScheme::Scripted(scripted::Scripted::new(p.clone())),
+            SchemeParams::Elsn(p) => AnyScheme::Elsn(elsn::Elsn::new(p.clone())),
         }
     }
 }
@@ -85,6 +90,7 @@ impl SchemeParams {
 pub fn parse(kind: &str, table: &toml::Value, env: &SchemeEnv) -> Result<SchemeParams, Vec<Problem>> {
     match kind {
         "scripted" => scripted::parse(table, env).map(SchemeParams::Scripted),
+        "elsn" => elsn::parse(table, env).map(SchemeParams::Elsn),
         other => Err(vec![Problem::new(
             "type",
             Some(format!("{other:?}")),
@@ -98,6 +104,8 @@ pub fn parse(kind: &str, table: &toml::Value, env: &SchemeEnv) -> Result<SchemeP
 pub enum AnyScheme {
     /// [`scripted::Scripted`].
     Scripted(scripted::Scripted),
+    /// [`elsn::Elsn`].
+    Elsn(elsn::Elsn),
     /// A hook written outside the crate.
     Custom(Box<dyn NodeHook>),
 }
@@ -106,6 +114,7 @@ macro_rules! each {
     ($self:ident, $h:ident => $e:expr) => {
         match $self {
             AnyScheme::Scripted($h) => $e,
+            AnyScheme::Elsn($h) => $e,
             AnyScheme::Custom($h) => $e,
         }
     };

@@ -156,6 +156,11 @@ pub struct TcpParams {
     /// Most SACK blocks one ACK carries (0: RFC 2018's 4, or 3 with timestamps; ns-2.35's
     /// `Agent/TCPSink maxSackBlocks_` is 3).
     pub sack_blocks: u8,
+    /// ERSN timer hold (Yun 2009; `notify::hold_expiry`): how many retransmission-timer
+    /// expiries in a row a first segment held by an ERSN absorbs (re-arm, no retransmission, no
+    /// window change) before the timer acts as usual. 0 (default): none, the ERSN only pushes
+    /// the deadline to `now + RTO` once.
+    pub ersn_hold: u32,
 }
 
 impl TcpParams {
@@ -189,6 +194,7 @@ impl TcpParams {
             ns2_window: false,
             zero_window: true,
             sack_blocks: 0,
+            ersn_hold: 0,
         }
     }
 

@@ -51,6 +51,7 @@ impl Validator<'_> {
                 zero_window: None,
                 max_sack_blocks: None,
                 ns2_window: None,
+                ersn_hold: None,
                 vegas_alpha: None,
                 vegas_beta: None,
                 vegas_gamma: None,
@@ -199,6 +200,15 @@ impl Validator<'_> {
             self.errs.push(join(path, "clock_granularity"), Some("\"0s\"".into()), "the ns2 estimator needs a positive tick");
         }
         p.clear_sack_on_rto = t.clear_sack_on_rto.unwrap_or(false);
+        match t.ersn_hold {
+            None => {}
+            Some(n @ 0..=64) => p.ersn_hold = n as u32,
+            Some(n) => self.errs.push(
+                join(path, "ersn_hold"),
+                Some(n.to_string()),
+                "0 to 64 timer expiries (0: the ERSN only pushes the deadline once)",
+            ),
+        }
         // ns-2.35: no receiver window in the one-way TCP's ACKs (the window never closes),
         // `slowdown()`'s whole-packet ssthresh from the window, `Agent/TCPSink maxSackBlocks_ 3`.
         p.zero_window = t.zero_window.unwrap_or(!ns2);
