@@ -383,6 +383,8 @@ pub struct RawTcp {
     pub ns2_window: Option<bool>,
     /// ERSN timer hold: expiries a segment held by an ERSN absorbs (default 0; Yun 2009).
     pub ersn_hold: Option<i64>,
+    /// ESACK's ELN filter N: successive ELNs answered before a disconnection (default 2).
+    pub eln_filter: Option<i64>,
     /// Vegas alpha, segments (default 1).
     pub vegas_alpha: Option<i64>,
     /// Vegas beta, segments (default 3).

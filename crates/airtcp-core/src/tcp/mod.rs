@@ -161,6 +161,10 @@ pub struct TcpParams {
     /// window change) before the timer acts as usual. 0 (default): none, the ERSN only pushes
     /// the deadline to `now + RTO` once.
     pub ersn_hold: u32,
+    /// ESACK's ELN filter (Yun 2009 section 4.2): ELNs for successive segments answered at once
+    /// before the sender assumes a disconnection (default 2; 0: no filtering). Only `esack`
+    /// reads it.
+    pub eln_filter: u32,
 }
 
 impl TcpParams {
@@ -195,6 +199,7 @@ impl TcpParams {
             zero_window: true,
             sack_blocks: 0,
             ersn_hold: 0,
+            eln_filter: 2,
         }
     }
 

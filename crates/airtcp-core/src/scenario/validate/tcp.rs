@@ -52,6 +52,7 @@ impl Validator<'_> {
                 max_sack_blocks: None,
                 ns2_window: None,
                 ersn_hold: None,
+                eln_filter: None,
                 vegas_alpha: None,
                 vegas_beta: None,
                 vegas_gamma: None,
@@ -208,6 +209,13 @@ impl Validator<'_> {
                 Some(n.to_string()),
                 "0 to 64 timer expiries (0: the ERSN only pushes the deadline once)",
             ),
+        }
+        match t.eln_filter {
+            None => {}
+            Some(n @ 0..=1000) => p.eln_filter = n as u32,
+            Some(n) => {
+                self.errs.push(join(path, "eln_filter"), Some(n.to_string()), "0 to 1000 successive ELNs (0: no filtering)")
+            }
         }
         // ns-2.35: no receiver window in the one-way TCP's ACKs (the window never closes),
         // `slowdown()`'s whole-packet ssthresh from the window, `Agent/TCPSink maxSackBlocks_ 3`.

@@ -10,6 +10,7 @@
 //! and its helpers (`retransmit`, `send_new`, `send_standard`, `limited_transmit`); the engine
 //! itself does not change.
 
+pub mod esack;
 pub mod newreno;
 pub mod reno;
 pub mod sack;
@@ -204,4 +205,6 @@ loss_recoveries! {
     Sack(sack::Sack),
     /// Vegas' fine-grained early retransmit over Reno-style recovery.
     Vegas(vegas::VegasRecovery),
+    /// Yun 2009's ELN-capable SACK (sending-order queue, ELN filtering).
+    Esack(esack::Esack),
 }
