@@ -28,7 +28,11 @@
 //!   an ELN retransmission still in flight is not retransmitted again; `pipe` and `NextSeg` are
 //!   RFC 6675's with that `IsLost`. Several congestion drops of one window are repaired in one
 //!   episode (one halving), unlike the LHP packet list's per-packet counters (Figure 4).
-//! - **ELN**: retransmit the segment at once, no congestion response ([`notify::respond`]).
+//! - **ELN**: retransmit the segment at once, no congestion response ([`notify::respond`]). Until
+//!   the cumulative ACK passes the repaired segment, new data is sent while `cwnd - pipe >= 1
+//!   SMSS` (RFC 6675 `pipe` with the sending-order `IsLost`): the SACKs of the segments behind it
+//!   keep the ACK clock (section 4.1: "the immediate retransmission ensures that the TCP
+//!   connection remains ACK-clocked").
 //! - **ELN filtering** (section 4.2): ELNs for successive transmissions form a run: it ends with a
 //!   new cumulative ACK or a SACK of a segment sent after the run's first lost transmission
 //!   (evidence that the link delivers again; an ELN and the SACK of the segment sent right
@@ -77,6 +81,9 @@ pub struct Esack {
     pub eln_skipped: u64,
     /// Loss-recovery episodes entered (the window reductions of duplicate ACKs).
     pub episodes: u64,
+    /// End of the highest segment retransmitted because of an ELN: until the cumulative ACK
+    /// passes it, sending is ACK-clocked by `pipe`.
+    pub eln_until: u64,
 }
 
 impl RecoveryAlgorithm for Esack {
@@ -185,6 +192,31 @@ impl Esack {
         }
     }
 
+    /// New data while an ELN retransmission is outstanding: while `cwnd - pipe >= 1 SMSS`
+    /// (RFC 6675 `SetPipe` with the sending-order `IsLost`), so the SACKs of the segments behind
+    /// the repaired one keep clocking data out ("the immediate retransmission ensures that the TCP
+    /// connection remains ACK-clocked", section 4.1) instead of the window standing still at
+    /// `HighACK` and releasing a burst when the repair arrives.
+    fn send_clocked(&mut self, c: &mut Core, now: SimTime) {
+        loop {
+            let (pipe, _) = self.next_seg(c);
+            if c.cwnd < pipe + c.mss as u64 {
+                break;
+            }
+            let Some(len) = c.next_new_len() else { break };
+            if c.snd_max + len as u64 > c.snd_una + c.rwnd {
+                break;
+            }
+            if c.p.max_burst != 0 {
+                if c.burst_left == 0 {
+                    break;
+                }
+                c.burst_left -= 1;
+            }
+            c.send_new(now, len);
+        }
+    }
+
     /// The ELN filter (section 4.2): whether to answer this ELN for the segment holding `seq`.
     fn filter_eln(&mut self, c: &Core, seq: u64) -> bool {
         let n = c.p.eln_filter;
@@ -280,7 +312,13 @@ impl LossRecovery for Esack {
 
     #[inline]
     fn send(&mut self, c: &mut Core, _cc: &mut AnyCc, now: SimTime) {
-        if self.in_recovery { self.send_recovery(c, now) } else { c.send_standard(now) }
+        if self.in_recovery {
+            self.send_recovery(c, now)
+        } else if c.snd_una < self.eln_until && c.snd_nxt >= c.snd_max {
+            self.send_clocked(c, now)
+        } else {
+            c.send_standard(now)
+        }
     }
 
     fn on_notification(&mut self, c: &mut Core, _cc: &mut AnyCc, now: SimTime, n: Notification) {
@@ -294,6 +332,11 @@ impl LossRecovery for Esack {
             }
             if c.p.eln_filter > 0 && self.eln_run > c.p.eln_filter && self.frozen.is_none() {
                 self.frozen = Some((c.cwnd, c.ssthresh));
+            }
+            if let Some(i) = c.segs.index_of(seq)
+                && !c.segs.get(i).sacked
+            {
+                self.eln_until = self.eln_until.max(c.segs.get(i).end());
             }
         }
         notify::respond(c, now, n);

@@ -42,6 +42,8 @@ struct Path {
     rule: Rule,
     /// (time, seq, cause, cwnd, ssthresh) of every retransmission.
     rtx: Vec<(SimTime, u64, RetxCause, u64, u64)>,
+    /// (time, seq) of every first transmission.
+    new: Vec<(SimTime, u64)>,
     elns: u64,
 }
 
@@ -78,6 +80,7 @@ impl Path {
             n: 0,
             rule,
             rtx: vec![],
+            new: vec![],
             elns: 0,
         }
     }
@@ -94,6 +97,8 @@ impl Path {
             if let Some(cause) = s.retx {
                 let c = &self.s.c;
                 self.rtx.push((self.now, s.seq, cause, c.cwnd, c.ssthresh));
+            } else {
+                self.new.push((self.now, s.seq));
             }
             let start = self.link_free.max(self.now);
             self.link_free = start + TX;
@@ -212,12 +217,18 @@ fn eln_retransmission_is_not_taken_for_a_congestion_loss() {
     assert_eq!(e.rtx.len(), 1, "only the ELN retransmission: {:?}", e.rtx);
     assert_eq!(e.s.c.stats.recoveries, 0);
     assert_eq!(e.s.c.ssthresh, 10 * MSS, "no congestion response");
+    // The ACK clock keeps running while the repair is on its way (its ACK returns about 101 ms
+    // after it is sent): the SACKs of segments 15.. release new data, with SACK none.
+    let t = e.rtx[0].0;
+    let clocked = |p: &Path| p.new.iter().filter(|(s, _)| *s > t && *s < t + SimTime::from_millis(100)).count();
+    assert!(clocked(&e) >= 5, "ESACK sent {} new segments during the repair", clocked(&e));
     let mut s = Path::new(params(RecoveryKind::Sack), drops(&[], &[(14000, 0)]));
     s.run(FILE, END);
     assert_eq!(s.r.rcv_nxt, FILE);
     assert_eq!(s.rtx_of(RetxCause::Notification), vec![14]);
     assert_eq!(s.s.c.stats.recoveries, 1, "SACK halves for the duplicate ACKs of an ELN-repaired loss");
     assert!(s.s.c.ssthresh < 10 * MSS);
+    assert!(clocked(&s) < clocked(&e));
 }
 
 /// A congestion drop behind an ELN retransmission is still found by duplicate ACKs: segment 14 is
