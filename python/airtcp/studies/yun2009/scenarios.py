@@ -44,13 +44,14 @@ SCHEMES: dict[str, Scheme] = {
     "sack": Scheme({"recovery": "sack"}),
     "westwood": Scheme({"cc": "westwood"}),
     "veno": Scheme({"cc": "veno"}),
+    "dcr": Scheme({"recovery": "dcr"}),
     # LL-ELSN with ESACK (Sec. 5.1: "Unless otherwise specified, LL-ELSN is used with ESACK"); the
     # ERSN hold is the paper's "neither ... congestion control ... nor retransmits it" (notes.md).
     "ll-elsn": Scheme({"recovery": "esack", "ersn_hold": 8, "eln_filter": 2}, agent="elsn"),
 }
 
 # The schemes every experiment compares (Snoop: add "snoop" here once its scheme type exists).
-COMPARED = ["reno", "newreno", "sack", "westwood", "veno", "ll-elsn"]
+COMPARED = ["reno", "newreno", "sack", "westwood", "veno", "dcr", "ll-elsn"]
 
 
 def ber_for_fer(fer: float) -> float:

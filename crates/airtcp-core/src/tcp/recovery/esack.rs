@@ -344,4 +344,4 @@ impl LossRecovery for Esack {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

@@ -10,6 +10,7 @@
 //! and its helpers (`retransmit`, `send_new`, `send_standard`, `limited_transmit`); the engine
 //! itself does not change.
 
+pub mod dcr;
 pub mod esack;
 pub mod newreno;
 pub mod reno;
@@ -207,4 +208,6 @@ loss_recoveries! {
     Vegas(vegas::VegasRecovery),
     /// Yun 2009's ELN-capable SACK (sending-order queue, ELN filtering).
     Esack(esack::Esack),
+    /// TCP-DCR: SACK recovery delayed by one RTT after the first duplicate ACK.
+    Dcr(dcr::Dcr),
 }

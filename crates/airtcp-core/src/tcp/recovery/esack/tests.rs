@@ -12,16 +12,18 @@ use crate::packet::TcpHeader;
 use crate::tcp::Notification;
 use crate::time::SimTime;
 
-const MSS: u64 = 1000;
+pub(crate) const MSS: u64 = 1000;
 const DELAY: SimTime = SimTime::from_millis(50);
 const TX: SimTime = SimTime::from_millis(1);
 const ELN_DELAY: SimTime = SimTime::from_millis(5);
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Fate {
+pub(crate) enum Fate {
     Deliver,
     Congestion,
     Wireless,
+    /// Delivered this much later than its turn (reordering).
+    Late(SimTime),
 }
 
 enum Ev {
@@ -30,24 +32,24 @@ enum Ev {
     Eln(u64),
 }
 
-type Rule = Box<dyn FnMut(u64, u16, SimTime) -> Fate>;
+pub(crate) type Rule = Box<dyn FnMut(u64, u16, SimTime) -> Fate>;
 
-struct Path {
-    s: TcpSender,
-    r: TcpReceiver,
+pub(crate) struct Path {
+    pub(crate) s: TcpSender,
+    pub(crate) r: TcpReceiver,
     now: SimTime,
     link_free: SimTime,
     q: Vec<(SimTime, u64, Ev)>,
     n: u64,
     rule: Rule,
     /// (time, seq, cause, cwnd, ssthresh) of every retransmission.
-    rtx: Vec<(SimTime, u64, RetxCause, u64, u64)>,
+    pub(crate) rtx: Vec<(SimTime, u64, RetxCause, u64, u64)>,
     /// (time, seq) of every first transmission.
-    new: Vec<(SimTime, u64)>,
+    pub(crate) new: Vec<(SimTime, u64)>,
     elns: u64,
 }
 
-fn params(recovery: RecoveryKind) -> TcpParams {
+pub(crate) fn params(recovery: RecoveryKind) -> TcpParams {
     let mut p = TcpParams::rfc(Variant::Sack, MSS as u32);
     p.recovery = recovery;
     p.sack = true;
@@ -57,7 +59,7 @@ fn params(recovery: RecoveryKind) -> TcpParams {
     p
 }
 
-fn drops(congestion: &'static [(u64, u16)], wireless: &'static [(u64, u16)]) -> Rule {
+pub(crate) fn drops(congestion: &'static [(u64, u16)], wireless: &'static [(u64, u16)]) -> Rule {
     Box::new(move |seq, copy, _| {
         if congestion.contains(&(seq, copy)) {
             Fate::Congestion
@@ -70,7 +72,7 @@ fn drops(congestion: &'static [(u64, u16)], wireless: &'static [(u64, u16)]) -> 
 }
 
 impl Path {
-    fn new(p: TcpParams, rule: Rule) -> Self {
+    pub(crate) fn new(p: TcpParams, rule: Rule) -> Self {
         Path {
             s: TcpSender::new(&p),
             r: TcpReceiver::new(&p),
@@ -104,6 +106,7 @@ impl Path {
             self.link_free = start + TX;
             match (self.rule)(s.seq, s.copy, self.now) {
                 Fate::Deliver => self.push(self.link_free + DELAY, Ev::Data(s)),
+                Fate::Late(d) => self.push(self.link_free + DELAY + d, Ev::Data(s)),
                 Fate::Congestion => {}
                 Fate::Wireless => {
                     self.elns += 1;
@@ -113,7 +116,7 @@ impl Path {
         }
     }
 
-    fn run(&mut self, bytes: u64, until: SimTime) {
+    pub(crate) fn run(&mut self, bytes: u64, until: SimTime) {
         self.s.app_write(self.now, Some(bytes));
         self.pump();
         loop {
@@ -153,13 +156,13 @@ impl Path {
         }
     }
 
-    fn rtx_of(&self, cause: RetxCause) -> Vec<u64> {
+    pub(crate) fn rtx_of(&self, cause: RetxCause) -> Vec<u64> {
         self.rtx.iter().filter(|r| r.2 == cause).map(|r| r.1 / MSS).collect()
     }
 }
 
-const FILE: u64 = 60 * MSS;
-const END: SimTime = SimTime::from_secs(60);
+pub(crate) const FILE: u64 = 60 * MSS;
+pub(crate) const END: SimTime = SimTime::from_secs(60);
 
 /// Without wireless losses ESACK is SACK (section 4.1: "if there is no wireless loss, ESACK
 /// behaves just like SACK"): the same retransmissions at the same times with the same windows,
