@@ -12,6 +12,7 @@
 
 pub mod dcr;
 pub mod esack;
+pub mod lhp;
 pub mod newreno;
 pub mod reno;
 pub mod sack;
@@ -210,4 +211,6 @@ loss_recoveries! {
     Esack(esack::Esack),
     /// TCP-DCR: SACK recovery delayed by one RTT after the first duplicate ACK.
     Dcr(dcr::Dcr),
+    /// The LHP packet list (per-segment duplicate-ACK counters in sending order).
+    Lhp(lhp::Lhp),
 }
