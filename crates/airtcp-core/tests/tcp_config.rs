@@ -132,7 +132,7 @@ fn cases() -> Vec<(&'static str, &'static str, &'static str, Vec<&'static str>)>
             "westwood_gain",
             vec!["applies only to variant \"westwood\""],
         ),
-        ("unknown recovery", "recovery = \"esack\"", "recovery", vec!["\"esack\"", "\"newreno\"", "\"tahoe\""]),
+        ("unknown recovery", "recovery = \"fack\"", "recovery", vec!["\"fack\"", "\"newreno\"", "\"tahoe\""]),
         (
             "vegas recovery without vegas cc",
             "cc = \"veno\", recovery = \"vegas\"",
@@ -169,7 +169,7 @@ fn each_mistake_is_reported_with_path_value_and_allowed() {
 
 #[test]
 fn all_tcp_mistakes_at_once() {
-    let keys = "cc = { type = \"veno\", beta = -1, reduce_from = \"x\", foo = 1 }, recovery = \"esack\", dupthresh = 0";
+    let keys = "cc = { type = \"veno\", beta = -1, reduce_from = \"x\", foo = 1 }, recovery = \"fack\", dupthresh = 0";
     let e = validate(&with_tcp(keys), "<test>", None).unwrap_err();
     let paths: Vec<&str> = e.errors.iter().map(|f| f.path.as_str()).collect();
     for p in ["cc.beta", "cc.reduce_from", "cc.foo", "recovery", "dupthresh"] {

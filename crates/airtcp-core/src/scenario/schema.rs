@@ -403,6 +403,10 @@ pub struct RawTcp {
     /// ns-2.35's loss-response arithmetic: `ssthresh = max(int(min(cwnd, rwnd) / 2), 2)` whole
     /// segments from the window (default false for rfc, true for ns2).
     pub ns2_window: Option<bool>,
+    /// ERSN timer hold: expiries a segment held by an ERSN absorbs (default 0; Yun 2009).
+    pub ersn_hold: Option<i64>,
+    /// ESACK's ELN filter N: successive ELNs answered before a disconnection (default 2).
+    pub eln_filter: Option<i64>,
     /// Vegas alpha, segments (default 1).
     pub vegas_alpha: Option<i64>,
     /// Vegas beta, segments (default 3).

@@ -11,6 +11,7 @@
 
 pub mod delay_injection;
 pub mod ll;
+pub mod elsn;
 pub mod scripted;
 pub mod snoop;
 pub mod split;
@@ -22,7 +23,7 @@ use crate::wifi::hooks::MacIndication;
 use serde::de::DeserializeOwned;
 
 /// The scheme types a scenario may name.
-pub const TYPES: &[&str] = &["scripted", "delay_injection", "ll", "snoop", "split"];
+pub const TYPES: &[&str] = &["scripted", "delay_injection", "ll", "snoop", "split", "elsn"];
 
 /// The keys every `[[schemes]]` entry has (the rest belong to its type).
 pub const COMMON_KEYS: &[&str] = &["type", "name", "node", "iface"];
@@ -75,6 +76,8 @@ pub enum SchemeParams {
     Snoop(tcp_cache::Params),
     /// [`split`]: wired by the world when it is built (`World::split_flow`), no hook.
     Split(split::Params),
+    /// [`elsn::Elsn`].
+    Elsn(elsn::Params),
 }
 
 impl SchemeParams {
@@ -86,6 +89,7 @@ impl SchemeParams {
             SchemeParams::Ll(_) => "ll",
             SchemeParams::Snoop(_) => "snoop",
             SchemeParams::Split(_) => "split",
+            SchemeParams::Elsn(_) => "elsn",
         }
     }
 
@@ -98,6 +102,7 @@ impl SchemeParams {
             SchemeParams::Ll(p) => AnyScheme::Ll(ll::Ll::new(*p)),
             SchemeParams::Snoop(p) => AnyScheme::Snoop(snoop::Snoop::new(*p)),
             SchemeParams::Split(_) => return None,
+            SchemeParams::Elsn(p) => AnyScheme::Elsn(elsn::Elsn::new(p.clone())),
         })
     }
 }
@@ -111,6 +116,7 @@ pub fn parse(kind: &str, table: &toml::Value, env: &SchemeEnv) -> Result<SchemeP
         "ll" => ll::parse(table).map(SchemeParams::Ll),
         "snoop" => snoop::parse(table).map(SchemeParams::Snoop),
         "split" => split::parse(table, env).map(SchemeParams::Split),
+        "elsn" => elsn::parse(table, env).map(SchemeParams::Elsn),
         other => Err(vec![Problem::new(
             "type",
             Some(format!("{other:?}")),
@@ -130,6 +136,8 @@ pub enum AnyScheme {
     Ll(ll::Ll),
     /// [`snoop::Snoop`].
     Snoop(snoop::Snoop),
+    /// [`elsn::Elsn`].
+    Elsn(elsn::Elsn),
     /// A hook written outside the crate.
     Custom(Box<dyn NodeHook>),
 }
@@ -141,6 +149,7 @@ macro_rules! each {
             AnyScheme::DelayInjection($h) => $e,
             AnyScheme::Ll($h) => $e,
             AnyScheme::Snoop($h) => $e,
+            AnyScheme::Elsn($h) => $e,
             AnyScheme::Custom($h) => $e,
         }
     };

@@ -63,6 +63,8 @@ pub struct SenderStats {
     pub eln: u64,
     /// ERSN notifications acted on.
     pub ersn: u64,
+    /// Retransmission-timer expiries absorbed by an ERSN hold (`notify::hold_expiry`).
+    pub ersn_timer_holds: u64,
     /// RTT samples taken.
     pub rtt_count: u64,
     /// Sum of RTT samples, ns.

@@ -161,6 +161,15 @@ pub struct TcpParams {
     /// (`ll`/`snoop` with `smart = true`); the sender ignores it. Off by default.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub smart_acks: bool,
+    /// ERSN timer hold (Yun 2009; `notify::hold_expiry`): how many retransmission-timer
+    /// expiries in a row a first segment held by an ERSN absorbs (re-arm, no retransmission, no
+    /// window change) before the timer acts as usual. 0 (default): none, the ERSN only pushes
+    /// the deadline to `now + RTO` once.
+    pub ersn_hold: u32,
+    /// ESACK's ELN filter (Yun 2009 section 4.2): ELNs for successive segments answered at once
+    /// before the sender assumes a disconnection (default 2; 0: no filtering). Only `esack`
+    /// reads it.
+    pub eln_filter: u32,
 }
 
 impl TcpParams {
@@ -195,6 +204,8 @@ impl TcpParams {
             zero_window: true,
             sack_blocks: 0,
             smart_acks: false,
+            ersn_hold: 0,
+            eln_filter: 2,
         }
     }
 

@@ -24,6 +24,26 @@ use super::metrics::RetxCause;
 use super::sender::Core;
 use crate::time::SimTime;
 
+/// The ERSN timer hold, opt-in with `TcpParams::ersn_hold = N > 0` (Yun 2009, section 3.1: on an
+/// ERSN "the TCP sender neither invokes congestion control due to the packet 1 nor retransmits
+/// it. Therefore spurious timeout can be avoided"; the paper does not say how the timer is
+/// handled). Called when the retransmission timer expires with data outstanding: if the first
+/// unacknowledged segment is held by an ERSN (its link layer is still retransmitting it) and
+/// fewer than N expiries were absorbed since the last ERSN, the expiry is absorbed — the timer is
+/// re-armed at `now + RTO` (no back-off), nothing is retransmitted, the window is unchanged — and
+/// `true` is returned. The hold ends with the segment's cumulative ACK, an ELN for it (which
+/// retransmits it) or its SACK; N bounds it when the ACKs or the ELN are lost. Returns `false`
+/// (a normal timeout follows) otherwise; with N = 0 always.
+pub fn hold_expiry(c: &mut Core, now: SimTime) -> bool {
+    if c.p.ersn_hold == 0 || !c.head_held() || c.ersn_holds >= c.p.ersn_hold {
+        return false;
+    }
+    c.ersn_holds += 1;
+    c.stats.ersn_timer_holds += 1;
+    c.restart_timer(now);
+    true
+}
+
 /// The default response to `n`, used by every built-in loss recovery
 /// ([`super::recovery::LossRecovery::on_notification`]):
 /// - [`Notification::ExplicitLoss`]: retransmit the segment holding `seq` at once, cause
@@ -47,6 +67,7 @@ pub fn respond(c: &mut Core, now: SimTime, n: Notification) {
             let Some(i) = c.segs.index_of(seq) else { return };
             c.segs.get_mut(i).held = true;
             c.stats.ersn += 1;
+            c.ersn_holds = 0;
             if let Some(d) = c.rto_deadline {
                 let hold = now + c.rto.rto();
                 if hold > d {

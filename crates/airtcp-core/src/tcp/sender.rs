@@ -118,6 +118,8 @@ pub struct Core {
     pub series: Option<Vec<TcpSample>>,
     /// RTT samples, when recorded.
     pub rtt_series: Option<Vec<RttSample>>,
+    /// Timer expiries absorbed by the current ERSN hold (see `notify::hold_expiry`).
+    pub ersn_holds: u32,
 }
 
 impl Core {
@@ -393,6 +395,7 @@ impl TcpSender {
             out: SenderOutput::default(),
             series: None,
             rtt_series: None,
+            ersn_holds: 0,
         };
         TcpSender { c, cc: AnyCc::new(&p.cc), rec: AnyRecovery::new(p.recovery) }
     }
@@ -577,6 +580,10 @@ impl TcpSender {
             return;
         }
         if c.snd_una >= c.snd_max || c.segs.is_empty() {
+            return;
+        }
+        if super::notify::hold_expiry(c, now) {
+            c.record(now);
             return;
         }
         c.stats.timeouts += 1;

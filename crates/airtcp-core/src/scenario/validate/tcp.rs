@@ -52,6 +52,8 @@ impl Validator<'_> {
                 max_sack_blocks: None,
                 smart_acks: None,
                 ns2_window: None,
+                ersn_hold: None,
+                eln_filter: None,
                 vegas_alpha: None,
                 vegas_beta: None,
                 vegas_gamma: None,
@@ -201,6 +203,22 @@ impl Validator<'_> {
         }
         p.clear_sack_on_rto = t.clear_sack_on_rto.unwrap_or(false);
         p.smart_acks = t.smart_acks.unwrap_or(false);
+        match t.ersn_hold {
+            None => {}
+            Some(n @ 0..=64) => p.ersn_hold = n as u32,
+            Some(n) => self.errs.push(
+                join(path, "ersn_hold"),
+                Some(n.to_string()),
+                "0 to 64 timer expiries (0: the ERSN only pushes the deadline once)",
+            ),
+        }
+        match t.eln_filter {
+            None => {}
+            Some(n @ 0..=1000) => p.eln_filter = n as u32,
+            Some(n) => {
+                self.errs.push(join(path, "eln_filter"), Some(n.to_string()), "0 to 1000 successive ELNs (0: no filtering)")
+            }
+        }
         // ns-2.35: no receiver window in the one-way TCP's ACKs (the window never closes),
         // `slowdown()`'s whole-packet ssthresh from the window, `Agent/TCPSink maxSackBlocks_ 3`.
         p.zero_window = t.zero_window.unwrap_or(!ns2);

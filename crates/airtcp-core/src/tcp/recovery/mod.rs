@@ -10,6 +10,9 @@
 //! and its helpers (`retransmit`, `send_new`, `send_standard`, `limited_transmit`); the engine
 //! itself does not change.
 
+pub mod dcr;
+pub mod esack;
+pub mod lhp;
 pub mod newreno;
 pub mod reno;
 pub mod sack;
@@ -204,4 +207,10 @@ loss_recoveries! {
     Sack(sack::Sack),
     /// Vegas' fine-grained early retransmit over Reno-style recovery.
     Vegas(vegas::VegasRecovery),
+    /// Yun 2009's ELN-capable SACK (sending-order queue, ELN filtering).
+    Esack(esack::Esack),
+    /// TCP-DCR: SACK recovery delayed by one RTT after the first duplicate ACK.
+    Dcr(dcr::Dcr),
+    /// The LHP packet list (per-segment duplicate-ACK counters in sending order).
+    Lhp(lhp::Lhp),
 }

@@ -1,0 +1,135 @@
+"""Yun 2009: the experiments (analogues of Figs. 6-10 of Sec. 5.2), the derived quantities that
+``published.toml`` names, and the figures.
+
+Every experiment sweeps the compared schemes (``scenarios.COMPARED``) over one dimension of the
+paper's figures; the metric is the goodput at the TCP receivers (Sec. 5.1: "the TCP-level data
+reception rate measured at TCP receivers"), summed over the flows, in Mb/s, and for several flows
+Jain's fairness index (Eq. 5).
+"""
+
+from __future__ import annotations
+
+from airtcp.result import RunResult
+from airtcp.studies.framework import ByMode, Experiment, Figure
+
+from .scenarios import COMPARED, cell, set_doff, set_fer, set_n, set_retry, set_scheme
+
+FER_FULL = [1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 9e-2]
+FER_QUICK = [1e-4, 1e-2, 9e-2]
+DURATION = ByMode(quick="60s", full="200s")
+# Sec. 5.1: 20 runs without LL-ARQ, 50 with it.
+REPS = ByMode(quick=2, full=20)
+REPS_ARQ = ByMode(quick=2, full=50)
+
+
+def goodput_mbps(r: RunResult) -> float:
+    """Goodput of all flows together at their receivers (Mb/s)."""
+    return float(r.flows["goodput_bps"].sum()) / 1e6
+
+
+def fairness(r: RunResult) -> float:
+    """Jain's fairness index of the flows' goodputs (Eq. 5)."""
+    x = r.flows["goodput_bps"].astype(float)
+    s2 = float((x * x).sum())
+    return float(x.sum()) ** 2 / (len(x) * s2) if s2 > 0 else float("nan")
+
+
+def spurious(r: RunResult) -> float:
+    """Spurious retransmission timeouts of all flows (ground truth)."""
+    return float(r.flows["tcp_spurious_timeouts"].sum())
+
+
+METRICS = {"goodput": goodput_mbps, "spurious": spurious}
+LABELS = {
+    "scheme": "scheme",
+    "fer": "frame error rate",
+    "doff": "delay offset of each wired link (ms)",
+    "retry": "retry limit (attempts)",
+    "nflows": "flows",
+    "goodput": "goodput (Mb/s)",
+    "fairness": "Jain fairness index",
+    "spurious": "spurious timeouts",
+}
+FACTORS = {"nflows": set_n, "fer": set_fer, "retry": set_retry, "doff": set_doff, "scheme": set_scheme}
+
+
+def _experiment(name: str, title: str, description: str, uplink: bool, params: dict, **kw) -> Experiment:
+    return Experiment(
+        name=name,
+        title=title,
+        description=description,
+        scenario=lambda mode: cell(1, uplink=uplink),
+        params={**params, "scheme": COMPARED},
+        factors={k: f for k, f in FACTORS.items() if k in params or k == "scheme"},
+        fixed={"simulation.duration": DURATION},
+        replications=kw.pop("replications", REPS),
+        metrics=kw.pop("metrics", METRICS),
+        labels=LABELS,
+        **kw,
+    )
+
+
+downlink = _experiment(
+    "downlink",
+    "Goodput against FER, downlink (Fig. 6)",
+    "One downlink flow (wired source, wireless destination), d_off 10 ms, retry limit 1 (no LL-ARQ: "
+    "FER = PER), FER of the 1074 B data frames from 0.001% to 9% (bit errors: shorter frames are hit "
+    "less), collisions between the AP's data and the station's TCP ACKs on top.",
+    uplink=False,
+    params={"fer": ByMode(quick=FER_QUICK, full=FER_FULL)},
+)
+
+uplink = _experiment(
+    "uplink",
+    "Goodput against FER, uplink (Fig. 8)",
+    "As the downlink experiment with the wireless station as the TCP sender; LL-ELSN's agent is in "
+    "the station and notifies its TCP directly.",
+    uplink=True,
+    params={"fer": ByMode(quick=FER_QUICK, full=FER_FULL)},
+)
+
+rtt = _experiment(
+    "rtt",
+    "Goodput against the delay offset of the wired links (Fig. 7)",
+    "One downlink flow, PER 1%, retry limit 1, the delay offset of each of the three wired links from 2 to 30 ms.",
+    uplink=False,
+    params={"fer": [0.01], "doff": ByMode(quick=[2, 30], full=[2, 5, 10, 20, 30])},
+)
+
+arq = _experiment(
+    "arq",
+    "Goodput with link-layer retransmission (retry limit above 1)",
+    "One downlink flow, d_off 10 ms, FER 9%, retry limits 1 (no LL-ARQ), 2 and 4: ERSNs are sent "
+    "from the second attempt on.",
+    uplink=False,
+    params={"fer": [0.09], "retry": ByMode(quick=[1, 4], full=[1, 2, 4])},
+    replications=REPS_ARQ,
+)
+
+flows = _experiment(
+    "flows",
+    "Goodput and fairness against the number of flows (Figs. 9-10)",
+    "n downlink flows, each from its own wired source to its own station, FER 1%, retry limit 1.",
+    uplink=False,
+    params={"nflows": ByMode(quick=[1, 4], full=[1, 2, 4, 6, 8, 10]), "fer": [0.01]},
+    metrics={**METRICS, "fairness": fairness},
+)
+
+EXPERIMENTS = [downlink, uplink, rtt, arq, flows]
+
+
+DERIVED: dict = {}  # published.toml uses the built-in ratio, best and worst
+
+
+def _fig(name: str, title: str, experiment: str, x: str, y: str = "goodput", **kw) -> Figure:
+    return Figure(name=name, title=title, experiment=experiment, x=x, y=y, series="scheme", **kw)
+
+
+FIGURES = [
+    _fig("fig6", "Downlink goodput against FER (Fig. 6)", "downlink", "fer", logx=True),
+    _fig("fig8", "Uplink goodput against FER (Fig. 8)", "uplink", "fer", logx=True),
+    _fig("fig7", "Goodput against the delay offset (Fig. 7)", "rtt", "doff"),
+    _fig("arq", "Goodput against the retry limit, FER 9%", "arq", "retry"),
+    _fig("fig9", "Goodput against the number of flows (Fig. 9)", "flows", "nflows"),
+    _fig("fig10", "Fairness against the number of flows (Fig. 10)", "flows", "nflows", y="fairness"),
+]

@@ -1,0 +1,147 @@
+"""Yun 2009: the simulated network (Sec. 5.1, Fig. 5) and the schemes compared.
+
+n sources -- 10 Mb/s -- R1 -- 10 Mb/s -- R2 -- 10 Mb/s -- AP ~ 802.11b ~ n destinations (downlink;
+the uplink swaps the flows' ends). Every wired link has the delay offset ``d_off`` (default 10 ms)
+and 50-packet drop-tail queues; the AP's interface queue holds 50 packets. 802.11b without RTS/CTS,
+data *and* control frames at 11 Mb/s, long preamble; frame errors in both directions as bit errors
+derived from the data-frame error rate (FER), so short frames (TCP ACKs, MAC ACKs) are hit less.
+Long-lived FTP flows of 1000 B segments, a very large advertised window (1000 packets), ns-2's TCP
+agent arithmetic (``preset = "ns2"``: min RTO 0.2 s, 10 ms ticks).
+
+A scheme is a transport configuration plus, optionally, a node agent placed at the AP (downlink) or
+in each station (uplink). Adding a scheme is one entry in ``SCHEMES`` and one name in ``COMPARED``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from airtcp.scenario import Scenario
+
+MSS_B = 1000
+# A TCP data segment on the air: 1000 B payload + 40 B TCP/IP + 34 B MAC header/FCS (the 80211b
+# preset's `data_overhead_bytes`): the frame the FER refers to.
+DATA_FRAME_B = MSS_B + 40 + 34
+WIRED_RATE = "10Mbps"
+QUEUE = {"type": "drop_tail", "limit": "50pkt"}
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """A compared scheme: TCP keys for every flow, and the node agent (a ``[[schemes]]`` type) at
+    the AP for downlink flows or in each station for uplink flows (``None``: end-to-end only)."""
+
+    tcp: dict = field(default_factory=dict)
+    agent: str | None = None
+    agent_params: dict = field(default_factory=dict)
+
+
+SCHEMES: dict[str, Scheme] = {
+    "reno": Scheme({"variant": "reno"}),
+    "newreno": Scheme({"variant": "newreno"}),
+    "sack": Scheme({"recovery": "sack"}),
+    "westwood": Scheme({"cc": "westwood"}),
+    "veno": Scheme({"cc": "veno"}),
+    "dcr": Scheme({"recovery": "dcr"}),
+    # LL-ELSN with ESACK (Sec. 5.1: "Unless otherwise specified, LL-ELSN is used with ESACK"); the
+    # ERSN hold is the paper's "neither ... congestion control ... nor retransmits it" (notes.md).
+    "ll-elsn": Scheme({"recovery": "esack", "ersn_hold": 8, "eln_filter": 2}, agent="elsn"),
+    # Snoop over NewReno (Sec. 5.1), at the AP for downlink flows and in the stations for uplink
+    # flows (Sec. 5.2: "the Snoop agent is at the wireless station by symmetric operation").
+    "snoop": Scheme({"variant": "newreno"}, agent="snoop"),
+}
+
+# The schemes every experiment compares.
+COMPARED = ["reno", "newreno", "sack", "westwood", "veno", "dcr", "snoop", "ll-elsn"]
+
+
+def ber_for_fer(fer: float) -> float:
+    """The bit error rate that loses a ``DATA_FRAME_B`` frame with probability ``fer``."""
+    return 1.0 - (1.0 - fer) ** (1.0 / (8 * DATA_FRAME_B))
+
+
+def cell(n: int = 1, uplink: bool = False, duration: str = "200s") -> Scenario:
+    """The network of Fig. 5 with ``n`` flows (FER 1%, retry limit 1, d_off 10 ms, Reno)."""
+    sc = Scenario(name="yun2009-up" if uplink else "yun2009-down", duration=duration, seed=1)
+    sc.section("simulation")["warmup"] = "5s"
+    _build(sc, n, uplink)
+    return sc
+
+
+def _build(sc: Scenario, n: int, uplink: bool) -> None:
+    for key in ("nodes", "links", "flows", "schemes"):
+        sc.data.pop(key, None)
+    for i in range(n):
+        sc.add_node(f"s{i}")
+    sc.add_nodes("r1", "r2")
+    sc.add_node("ap", position=[0, 0])
+    for i in range(n):
+        a = 2 * math.pi * i / n
+        sc.add_node(f"d{i}", position=[round(20 * math.cos(a), 3), round(20 * math.sin(a), 3)])
+    for i in range(n):
+        sc.add_link(f"s{i}", "r1", rate=WIRED_RATE, delay="10ms", queue=QUEUE)
+    sc.add_link("r1", "r2", rate=WIRED_RATE, delay="10ms", queue=QUEUE)
+    sc.add_link("r2", "ap", rate=WIRED_RATE, delay="10ms", queue=QUEUE)
+    w = sc.section("wireless")
+    w.update(
+        {
+            "preset": "80211b",
+            "mode": "infrastructure",
+            "ap": "ap",
+            "rts_threshold": "off",
+            "basic_rate": "11Mbps",
+            "queue_limit": "50pkt",
+            "short_retry_limit": 1,
+            "long_retry_limit": 1,
+            "loss": [{"frames": "all", "model": {"type": "ber", "ber": ber_for_fer(0.01)}}],
+        }
+    )
+    for i in range(n):
+        src, dst = (f"d{i}", f"s{i}") if uplink else (f"s{i}", f"d{i}")
+        transport = {"type": "tcp", "preset": "ns2", "mss": f"{MSS_B}B", "window": "1000pkt", "variant": "reno"}
+        sc.add_flow(src, dst, name=f"f{i}", transport=transport, app={"type": "bulk"})
+
+
+def is_uplink(sc: Scenario) -> bool:
+    return sc.data.get("name") == "yun2009-up"
+
+
+# -- factors ----------------------------------------------------------------------------------
+def set_n(sc: Scenario, n: int) -> None:
+    """``n`` flows (rebuilds the topology: put ``n`` first among the parameters)."""
+    _build(sc, int(n), is_uplink(sc))
+
+
+def set_fer(sc: Scenario, fer: float) -> None:
+    sc.section("wireless")["loss"] = [{"frames": "all", "model": {"type": "ber", "ber": ber_for_fer(float(fer))}}]
+
+
+def set_retry(sc: Scenario, limit: int) -> None:
+    """The 802.11 retry limit: attempts per frame, the first included (Sec. 3.1)."""
+    w = sc.section("wireless")
+    w["short_retry_limit"] = int(limit)
+    w["long_retry_limit"] = int(limit)
+
+
+def set_doff(sc: Scenario, ms: float) -> None:
+    """The delay offset of every wired link (Fig. 7)."""
+    for link in sc.data["links"]:
+        link["delay"] = f"{ms:g}ms"
+
+
+def set_scheme(sc: Scenario, name: str) -> None:
+    """Scheme ``name`` on every flow (and its agent at the AP or in the stations)."""
+    s = SCHEMES[name]
+    for f in sc.data["flows"]:
+        t = {k: v for k, v in f["transport"].items() if k in ("type", "preset", "mss", "window")}
+        t.update(s.tcp)
+        f["transport"] = t
+    sc.data.pop("schemes", None)
+    if s.agent is None:
+        return
+    if is_uplink(sc):
+        for f in sc.data["flows"]:
+            sc.add_scheme(s.agent, f["src"], name=f"{s.agent}-{f['src']}", **s.agent_params)
+    else:
+        sc.add_scheme(s.agent, "ap", name=f"{s.agent}-ap", **s.agent_params)

@@ -1,0 +1,73 @@
+"""The Yun 2009 study package: its building blocks give the scenarios the notes describe, and the
+LL-ELSN agent and ESACK are reachable from Python."""
+
+import math
+
+import pytest
+
+from airtcp.studies import load
+from airtcp.studies.yun2009 import experiments as E
+from airtcp.studies.yun2009 import scenarios as Y
+
+
+def test_study_is_consistent():
+    s = load("yun2009")
+    assert s.check() == []
+    assert {e.name for e in s.experiments} == {"downlink", "uplink", "rtt", "arq", "flows"}
+    assert all(len(p.known_difference) > 100 for p in s.published if p.known_difference)
+
+
+def test_ber_gives_the_fer_of_a_data_frame():
+    for fer in (1e-5, 0.01, 0.09):
+        ber = Y.ber_for_fer(fer)
+        assert 1 - (1 - ber) ** (8 * Y.DATA_FRAME_B) == pytest.approx(fer, rel=1e-9)
+    # A 40 B TCP ACK in a 74 B frame is hit about 14 times less often.
+    ber = Y.ber_for_fer(0.09)
+    assert 1 - (1 - ber) ** (8 * 74) == pytest.approx(0.0065, abs=2e-4)
+
+
+@pytest.mark.parametrize("uplink", [False, True])
+def test_every_scheme_builds_a_valid_cell(uplink):
+    for name in Y.COMPARED:
+        sc = Y.cell(2, uplink=uplink, duration="6s")
+        Y.set_fer(sc, 0.01)
+        Y.set_retry(sc, 4)
+        Y.set_doff(sc, 2)
+        Y.set_scheme(sc, name)
+        sc.validate()
+        agents = sc.data.get("schemes", [])
+        if name in ("ll-elsn", "snoop"):
+            nodes = sorted(a["node"] for a in agents)
+            assert nodes == (["d0", "d1"] if uplink else ["ap"])
+            assert all(a["type"] == Y.SCHEMES[name].agent for a in agents)
+            if name == "ll-elsn":
+                assert all(f["transport"]["recovery"] == "esack" for f in sc.data["flows"])
+        else:
+            assert agents == []
+        assert all(link["delay"] == "2ms" for link in sc.data["links"])
+        assert sc.data["wireless"]["short_retry_limit"] == 4
+
+
+def test_set_n_rebuilds_and_keeps_the_simulation_section():
+    sc = Y.cell(1, uplink=True, duration="7s")
+    Y.set_n(sc, 3)
+    assert [f["src"] for f in sc.data["flows"]] == ["d0", "d1", "d2"]
+    assert sc.data["simulation"]["duration"] == "7s"
+
+
+def test_ll_elsn_notifies_and_beats_reno_at_high_fer():
+    def run(name):
+        sc = Y.cell(1, duration="20s")
+        Y.set_fer(sc, 0.09)
+        Y.set_scheme(sc, name)
+        return sc.run()
+
+    reno, elsn = run("reno"), run("ll-elsn")
+    agent = elsn.schemes.iloc[0]
+    assert agent["type"] == "elsn" and agent["eln"] > 0 and agent["ersn"] == 0  # retry limit 1
+    # Every ELN crossed the wired path as a message; the sender acted on those that arrived.
+    assert agent["messages"] == agent["eln"]
+    assert 0 < int(elsn.flows.loc[0, "tcp_notifications"]) <= int(agent["eln"])
+    assert E.goodput_mbps(elsn) > 2 * E.goodput_mbps(reno)
+    assert E.fairness(elsn) == pytest.approx(1.0)
+    assert not math.isnan(E.spurious(elsn))
