@@ -28,7 +28,7 @@ from .errors import ScenarioError, UserError
 from .registry import LISTS
 from .run import run
 from .scenario import Scenario
-from .tables import flows_table, links_table, summary_line, tcp_table
+from .tables import extra_tables, flows_table, links_table, summary_line, tcp_table
 
 EXIT_USAGE = 2
 
@@ -47,6 +47,8 @@ def _cmd_run(args: argparse.Namespace, out: Console) -> int:
     if tcp is not None:
         out.print(tcp)
     out.print(links_table(result))
+    for table in extra_tables(result):
+        out.print(table)
     if args.out is not None:
         path = Path(args.out)
         if path.suffix == ".json":
@@ -106,8 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
         "run",
         help="run one scenario and print its results",
         description="Runs one scenario file (TOML) with a progress bar and prints a summary line and the tables "
-        "of flows (goodput, delay, jitter, loss), TCP connections and links; --out also writes every result "
-        "(.json) or the flow table (.csv). The same scenario and seed always give the same numbers.",
+        "of flows (goodput, delay, jitter, loss), TCP connections and links (and 802.11 stations, AODV and "
+        "schemes when the scenario has them); --out also writes every result (.json) or the flow table (.csv). "
+        "The same scenario and seed always give the same numbers.",
     )
     r.add_argument("file", help="scenario file (TOML)")
     r.add_argument("--seed", type=int, help="override the scenario's master seed")
