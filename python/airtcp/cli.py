@@ -7,6 +7,7 @@
     airtcp report DIR
     airtcp store export --csv FILE | --parquet FILE
     airtcp store info
+    airtcp plot tsg RESULT|SCENARIO --flow NAME [--out tsg.png]
     airtcp list [presets|variants|losses|apps|schemes|studies|queues|phys|tcp_presets]
     airtcp completion bash
 
@@ -29,6 +30,7 @@ from .registry import LISTS
 from .run import run
 from .scenario import Scenario
 from .tables import extra_tables, flows_table, links_table, summary_line, tcp_table
+from .trace import capture_into, capture_lines, check_trace_path, trace_on, write_trace
 
 EXIT_USAGE = 2
 
@@ -40,7 +42,13 @@ class UsageError(Exception):
 def _cmd_run(args: argparse.Namespace, out: Console) -> int:
     if args.out is not None and Path(args.out).suffix not in (".json", ".csv"):
         raise UsageError(f"--out {args.out}: the file name must end in .json or .csv")
-    result = run(Scenario.from_toml(args.file), seed=args.seed, replication=args.replication, progress=True)
+    scenario = Scenario.from_toml(args.file)
+    if args.pcap is not None:
+        capture_into(scenario, args.pcap)
+    if args.trace is not None:
+        check_trace_path(args.trace)
+        trace_on(scenario)
+    result = run(scenario, seed=args.seed, replication=args.replication, progress=True)
     out.print(summary_line(result))
     out.print(flows_table(result))
     tcp = tcp_table(result)
@@ -49,6 +57,12 @@ def _cmd_run(args: argparse.Namespace, out: Console) -> int:
     out.print(links_table(result))
     for table in extra_tables(result):
         out.print(table)
+    for line in capture_lines(result.raw):
+        out.print(escape(line))
+    if args.trace is not None:
+        out.print(
+            f"trace: {len(result.trace):,} events written to {escape(str(write_trace(result.trace, args.trace)))}"
+        )
     if args.out is not None:
         path = Path(args.out)
         if path.suffix == ".json":
@@ -93,7 +107,7 @@ def _cmd_completion(args: argparse.Namespace, out: Console) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import cli_experiments
+    from . import cli_experiments, plot
 
     """The argument parser (subcommands register here)."""
     p = argparse.ArgumentParser(
@@ -116,6 +130,17 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=int, help="override the scenario's master seed")
     r.add_argument("--replication", type=int, default=0, help="replication index (independent random streams)")
     r.add_argument("--out", help="also write results to a .json (everything) or .csv (flow table) file")
+    r.add_argument(
+        "--pcap",
+        metavar="DIR",
+        help="write packet captures (pcap, for Wireshark/tshark) into DIR: of the interfaces [outputs] pcap "
+        "names, or of every interface",
+    )
+    r.add_argument(
+        "--trace",
+        metavar="FILE",
+        help="write the event trace (.csv or .parquet): as [outputs.trace] says, or every event",
+    )
     r.set_defaults(handler=_cmd_run)
 
     v = sub.add_parser(
@@ -128,6 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.set_defaults(handler=_cmd_validate)
 
     cli_experiments.register(sub)
+    plot.register(sub)
 
     ls = sub.add_parser(
         "list",

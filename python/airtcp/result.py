@@ -143,6 +143,20 @@ class RunResult:
         return pd.DataFrame(table_rows(self.raw, "connections"))
 
     @property
+    def captures(self) -> pd.DataFrame:
+        """The packet-capture files the run wrote (``[outputs] pcap``): node, iface, path, frames
+        (and error, if a file could not be written); empty without captures."""
+        return pd.DataFrame(self.raw.get("pcap", []), columns=["node", "iface", "path", "frames", "error"])
+
+    @property
+    def trace(self) -> pd.DataFrame:
+        """The event trace (``[outputs.trace]``): one row per event (time, event, node, flow,
+        uid, size, proto, seq, end, ack, sack, copy, detail; ``docs/trace.md``); empty without it."""
+        from .trace import trace_frame
+
+        return trace_frame(self.raw)
+
+    @property
     def queue_series(self) -> pd.DataFrame:
         columns = ["link", "direction", "time", "packets", "bytes", "avg"]
         frames = [

@@ -234,6 +234,10 @@ pub struct Wifi {
     pub air: mac::AirLog,
     /// Reused buffer: the neighbours a transmission touches.
     touched: Vec<u32>,
+    /// Packet capture of radios (`[outputs] pcap`); `None` in a run without it.
+    pub capture: Option<Box<crate::trace::RadioCapture>>,
+    /// Event trace of the radios (`[outputs.trace]`); `None` in a run without it.
+    pub tracer: Option<Box<crate::trace::events::Tracer>>,
 }
 
 impl Wifi {
@@ -298,6 +302,8 @@ impl Wifi {
             transmissions: 0,
             eager: false,
             route_feedback: false,
+            capture: None,
+            tracer: None,
         }
     }
 
