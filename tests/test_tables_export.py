@@ -124,3 +124,21 @@ def test_cli_exports_wifi_and_prints_station_tables(store, tmp_path, capsys):
 def test_unknown_export_table_names_the_choices(store):
     with Store(store) as st, pytest.raises(Exception, match="choose flows, links, wifi, aodv, schemes"):
         st.export("nope")
+
+
+def test_terminal_tables_show_stations_aodv_and_schemes(results):
+    from rich.console import Console
+
+    from airtcp.tables import aodv_table, extra_tables, schemes_table, wifi_table
+
+    def text(table) -> str:
+        c = Console(record=True, width=250)
+        c.print(table)
+        return c.export_text()
+
+    assert "ap (AP)" in text(wifi_table(results["wifi-infra"]))
+    assert "RERR sent" in text(aodv_table(results["aodv-chain-tcp"]))
+    scheme = text(schemes_table(results["scripted"]))
+    assert "loss" in scheme and "scripted" in scheme and "r1" in scheme
+    assert extra_tables(results["tcp-dumbbell"]) == []
+    assert wifi_table(results["tcp-dumbbell"]) is None and schemes_table(results["wifi-infra"]) is None
