@@ -181,7 +181,7 @@ fn event_trace_filters_by_node_kind_and_window() {
     let t = r.trace.unwrap();
     assert!(!t.time.is_empty());
     assert!(t.time.iter().all(|&s| (1.0..=2.0).contains(&s)));
-    assert!(t.node.iter().all(|n| n == "ap" || n.is_empty()));
+    assert!(t.node.iter().all(|n| n == "ap"), "802.11 drops name the radio's node too");
     use airtcp_core::trace::events::EventKind;
     assert!(t.event.iter().all(|e| matches!(e, EventKind::MacTx | EventKind::Drop)));
     assert!(t.detail.iter().any(|d| d == "ack") && t.detail.iter().any(|d| d == "data"));

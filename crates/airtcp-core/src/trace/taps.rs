@@ -22,11 +22,13 @@ impl World {
         }
     }
 
-    /// Traces a drop of packet `id` (at the node noted by [`World::tap_drop_at`], if any).
+    /// Traces a drop of packet `id` at the node noted by [`World::tap_drop_node`] (if any).
+    /// A node noted for one drop (a queue's, a link's) is forgotten after it; one noted for a
+    /// series (AODV flushing a node's buffer) stays until it is cleared.
     #[cold]
     #[inline(never)]
     pub(crate) fn tap_drop(&mut self, id: PacketId, cause: &str) {
-        let node = self.drop_at.take();
+        let node = if self.drop_series { self.drop_at } else { self.drop_at.take() };
         self.tap_packet(EventKind::Drop, node, id, cause);
     }
 
@@ -35,6 +37,14 @@ impl World {
     #[inline(never)]
     pub(crate) fn tap_drop_at(&mut self, ch: ChannelId) {
         self.drop_at = Some(self.channels[ch.0 as usize].from);
+    }
+
+    /// Notes the node where the drops that follow happen (`None`: forget it).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn tap_drop_node(&mut self, node: Option<NodeId>) {
+        self.drop_at = node;
+        self.drop_series = node.is_some();
     }
 
     /// Traces a packet offered to channel `ch`'s queue: an enqueue, or notes where its drop is.

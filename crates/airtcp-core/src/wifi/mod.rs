@@ -107,8 +107,8 @@ pub enum WifiEvent {
 pub struct Outbox {
     /// Packets received from the air, to pass up at the node.
     pub up: Vec<(NodeId, PacketId)>,
-    /// Packets to drop (after the indications are delivered).
-    pub drops: Vec<(PacketId, DropCause)>,
+    /// Packets to drop (after the indications are delivered), with the node that drops them.
+    pub drops: Vec<(PacketId, DropCause, NodeId)>,
     /// Packets whose service is over (ACKed originals): free silently.
     pub release: Vec<PacketId>,
     /// Indications for hooks.

@@ -191,6 +191,7 @@ impl World {
             capture,
             tracer,
             drop_at: None,
+            drop_series: false,
         };
         for sc in &config.schemes {
             let filter = match sc.iface {

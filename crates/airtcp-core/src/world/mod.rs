@@ -187,6 +187,8 @@ pub struct World {
     pub(crate) tracer: Option<Box<crate::trace::events::Tracer>>,
     /// The node the next traced drop happens at (set only while tracing).
     pub(crate) drop_at: Option<NodeId>,
+    /// Whether `drop_at` holds for a series of drops (until cleared) rather than the next one.
+    pub(crate) drop_series: bool,
 }
 
 impl World {
