@@ -104,3 +104,11 @@ def test_a_result_without_a_trace_says_how_to_get_one(tmp_path, capsys):
     assert main(["run", str(SACK), "--out", str(result)]) == 0
     assert main(["plot", "tsg", str(result), "--flow", "sack"]) == 2
     assert "run with --trace" in capsys.readouterr().err
+
+
+def test_trace_into_a_path_under_a_file_is_refused_before_the_run(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["run", str(SACK), "--trace", str(blocker / "t.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "is not a folder" in err

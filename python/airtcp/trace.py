@@ -72,6 +72,8 @@ def check_trace_path(path: str | Path) -> None:
     path = Path(path)
     if path.suffix not in (".csv", ".parquet"):
         raise UserError(f"--trace {path}: the file name must end in .csv or .parquet")
+    if path.parent.exists() and not path.parent.is_dir():
+        raise UserError(f"--trace {path}: {path.parent} is not a folder")
     if path.suffix == ".parquet":
         import importlib.util
 
@@ -80,8 +82,13 @@ def check_trace_path(path: str | Path) -> None:
 
 
 def write_trace(df: pd.DataFrame, path: str | Path) -> Path:
-    """Writes an event trace as CSV (``.csv``) or Parquet (``.parquet``, needs pyarrow)."""
+    """Writes an event trace as CSV (``.csv``) or Parquet (``.parquet``, needs pyarrow), creating
+    the folder if needed."""
     path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise UserError(f"{path}: cannot create the folder ({e.strerror})") from None
     if path.suffix == ".csv":
         df.to_csv(path, index=False)
     elif path.suffix == ".parquet":
