@@ -7,6 +7,7 @@
 ['video', 'bursty']
 """
 
+from . import plot, trace
 from ._core import __version__
 from .errors import FieldError, ScenarioError
 from .result import RunResult
@@ -25,6 +26,8 @@ __all__ = [
     "SweepError",
     "SweepResult",
     "__version__",
+    "plot",
     "run",
     "sweep",
+    "trace",
 ]

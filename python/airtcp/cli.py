@@ -7,6 +7,7 @@
     airtcp report DIR
     airtcp store export --csv FILE | --parquet FILE
     airtcp store info
+    airtcp plot tsg RESULT|SCENARIO --flow NAME [--out tsg.png]
     airtcp list [presets|variants|losses|apps|schemes|studies|queues|phys|tcp_presets]
     airtcp completion bash
     airtcp fec-model [--per P...] [--channel uniform|on_off] [--table] [--json]
@@ -29,7 +30,8 @@ from .errors import ScenarioError, UserError
 from .registry import LISTS
 from .run import run
 from .scenario import Scenario
-from .tables import flows_table, links_table, summary_line, tcp_table
+from .tables import extra_tables, flows_table, links_table, summary_line, tcp_table
+from .trace import capture_into, capture_lines, check_trace_path, trace_on, write_trace
 
 EXIT_USAGE = 2
 
@@ -41,13 +43,27 @@ class UsageError(Exception):
 def _cmd_run(args: argparse.Namespace, out: Console) -> int:
     if args.out is not None and Path(args.out).suffix not in (".json", ".csv"):
         raise UsageError(f"--out {args.out}: the file name must end in .json or .csv")
-    result = run(Scenario.from_toml(args.file), seed=args.seed, replication=args.replication, progress=True)
+    scenario = Scenario.from_toml(args.file)
+    if args.pcap is not None:
+        capture_into(scenario, args.pcap)
+    if args.trace is not None:
+        check_trace_path(args.trace)
+        trace_on(scenario)
+    result = run(scenario, seed=args.seed, replication=args.replication, progress=True)
     out.print(summary_line(result))
     out.print(flows_table(result))
     tcp = tcp_table(result)
     if tcp is not None:
         out.print(tcp)
     out.print(links_table(result))
+    for table in extra_tables(result):
+        out.print(table)
+    for line in capture_lines(result.raw):
+        out.print(escape(line))
+    if args.trace is not None:
+        out.print(
+            f"trace: {len(result.trace):,} events written to {escape(str(write_trace(result.trace, args.trace)))}"
+        )
     if args.out is not None:
         path = Path(args.out)
         if path.suffix == ".json":
@@ -92,9 +108,9 @@ def _cmd_completion(args: argparse.Namespace, out: Console) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import cli_experiments, cli_fec
-
     """The argument parser (subcommands register here)."""
+    from . import cli_experiments, cli_fec, plot
+
     p = argparse.ArgumentParser(
         prog="airtcp",
         description="Packet-level simulator for TCP/UDP over lossy networks: run and validate scenarios, sweep "
@@ -107,13 +123,25 @@ def build_parser() -> argparse.ArgumentParser:
         "run",
         help="run one scenario and print its results",
         description="Runs one scenario file (TOML) with a progress bar and prints a summary line and the tables "
-        "of flows (goodput, delay, jitter, loss), TCP connections and links; --out also writes every result "
-        "(.json) or the flow table (.csv). The same scenario and seed always give the same numbers.",
+        "of flows (goodput, delay, jitter, loss), TCP connections and links (and 802.11 stations, AODV and "
+        "schemes when the scenario has them); --out also writes every result (.json) or the flow table (.csv). "
+        "The same scenario and seed always give the same numbers.",
     )
     r.add_argument("file", help="scenario file (TOML)")
     r.add_argument("--seed", type=int, help="override the scenario's master seed")
     r.add_argument("--replication", type=int, default=0, help="replication index (independent random streams)")
     r.add_argument("--out", help="also write results to a .json (everything) or .csv (flow table) file")
+    r.add_argument(
+        "--pcap",
+        metavar="DIR",
+        help="write packet captures (pcap, for Wireshark/tshark) into DIR: of the interfaces [outputs] pcap "
+        "names, or of every interface",
+    )
+    r.add_argument(
+        "--trace",
+        metavar="FILE",
+        help="write the event trace (.csv or .parquet): as [outputs.trace] says, or every event",
+    )
     r.set_defaults(handler=_cmd_run)
 
     v = sub.add_parser(
@@ -127,6 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_experiments.register(sub)
     cli_fec.register(sub)
+    plot.register(sub)
 
     ls = sub.add_parser(
         "list",

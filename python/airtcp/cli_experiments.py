@@ -340,6 +340,8 @@ def _cmd_store_info(args: argparse.Namespace, out: Console) -> int:
 
 def register(sub: Any) -> None:
     """Adds the experiment subcommands to the ``airtcp`` parser."""
+    from .store import EXPORT_TABLES
+
     s = sub.add_parser(
         "sweep",
         help="run a parameter grid x replications; print means with 95%% confidence intervals",
@@ -428,9 +430,10 @@ def register(sub: Any) -> None:
     ex.add_argument("--store", metavar="FILE", help=f"the store (default: ${ENV_STORE} or .airtcp-store/runs.sqlite)")
     ex.add_argument(
         "--table",
-        choices=("flows", "links", "runs"),
+        choices=EXPORT_TABLES,
         default="flows",
-        help="one row per run and flow (default), per link direction, or per run",
+        help="one row per run and flow (default), link direction, 802.11 station (wifi), node (aodv), scheme, "
+        "connection of a split flow, or per run",
     )
     ex.add_argument("--sweep", metavar="NAME", help="only the runs of this sweep")
     ex.set_defaults(handler=_cmd_store_export)

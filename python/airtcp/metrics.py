@@ -3,10 +3,12 @@
 The experiments layer does not know which statistics the core produces: a metric is either
 
 - a **name** ``TABLE.ROW.COLUMN`` into one of the run's tables, where ``TABLE`` is a
-  :class:`~airtcp.RunResult` table (``flows``, ``links``, and any table added later), ``ROW``
-  names the row (a flow name; a link name, or ``link:from->to`` for one direction when the link
-  carries traffic both ways) and ``COLUMN`` is any numeric column of that table (new columns,
-  e.g. TCP's, are usable as soon as the core reports them);
+  :class:`~airtcp.RunResult` table (``flows``, ``links``, ``wifi``, ``aodv``, ``schemes``,
+  ``connections``, and any table added later), ``ROW`` names the row (a flow name; a link name,
+  or ``link:from->to`` for one direction when the link carries traffic both ways; a node name for
+  ``wifi`` and ``aodv``, e.g. ``wifi.ap.queue_drops``; a scheme name) and ``COLUMN`` is any
+  numeric column of that table (new columns, e.g. TCP's, are usable as soon as the core reports
+  them);
 - ``summary.KEY`` for a value of :attr:`~airtcp.RunResult.summary` (e.g. ``summary.events``);
 - or a **function** ``f(result: RunResult) -> float`` for anything else (ratios, sums over flows,
   statistics of a time series).
@@ -40,7 +42,7 @@ from .result import RunResult
 MetricSpec = str | Callable[[RunResult], float]
 
 # The column that names the rows of each table (the first of these present is used).
-_ROW_NAME_COLUMNS = ("flow", "link", "name")
+_ROW_NAME_COLUMNS = ("flow", "link", "name", "node")
 
 
 class MetricError(UserError, ValueError):
@@ -89,6 +91,8 @@ def _select_row(df: pd.DataFrame, table: str, row: str, spec: str, cache: dict |
             dirs = ", ".join(f"{row}:{r['direction']}" for r in rows)
             raise MetricError(f"metric {spec!r}: {row!r} has several directions; name one of: {dirs}")
         rows = busy
+    elif len(rows) > 1:
+        raise MetricError(f"metric {spec!r}: {len(rows)} rows of {table} are named {row!r}; use a metric function")
     if cache is not None:
         cache[key] = rows[0]
     return rows[0]

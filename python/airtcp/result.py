@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,32 @@ def _flatten(row: dict, prefix: str = "") -> dict:
         else:
             out[f"{prefix}{k}"] = v
     return out
+
+
+def _scheme_rows(raw: dict) -> list[dict]:
+    # A scheme's own counters become columns of their own (no prefix): they never collide with
+    # the verdict counts, and ``schemes.NAME.local_retransmissions`` reads naturally.
+    return [{k: v for k, v in s.items() if k != "counters"} | s.get("counters", {}) for s in raw.get("schemes", [])]
+
+
+#: The per-row tables of a result: name -> the list of row dicts in the core's raw result. Each
+#: is a :class:`RunResult` property, a ``TABLE.ROW.COLUMN`` metric and a ``store export --table``.
+TABLES: dict[str, Callable[[dict], list[dict]]] = {
+    "flows": lambda raw: raw.get("flows", []),
+    "links": lambda raw: raw.get("links", []),
+    "wifi": lambda raw: (raw.get("wifi") or {}).get("stations", []),
+    "aodv": lambda raw: raw.get("aodv", []),
+    "schemes": _scheme_rows,
+    "connections": lambda raw: raw.get("connections", []),
+}
+
+
+def table_rows(raw: dict, table: str) -> list[dict]:
+    """The rows of ``table`` (a key of :data:`TABLES`) of a raw result, flattened into columns.
+
+    The one flattening routine: :class:`RunResult`'s tables and :meth:`airtcp.Store.export` both
+    use it, so a stored run exports exactly the columns its :class:`RunResult` shows."""
+    return [_flatten(r) for r in TABLES[table](raw)]
 
 
 def _series_frame(entries: list[dict], key: str, column: str, field: str) -> pd.DataFrame:
@@ -57,6 +84,8 @@ class RunResult:
     - ``links``: one row per link direction (counters, utilisation, mean queue);
     - ``queue_series``: queue-length samples in long format (link, direction, time, packets, bytes,
       avg), for the directions listed in ``[outputs] queue_series``;
+    - ``wifi``: one row per 802.11 station; ``aodv``: one row per node of the AODV counters;
+      ``connections``: one row per TCP connection of a split flow;
     - ``schemes``: one row per scheme attached to a node (``[[schemes]]``): name, type, node, the
       packets it saw and the verdicts it gave, and its own counters;
     - ``tcp_series`` and ``rtt_samples``: TCP sender state and RTT samples of the flows listed in
@@ -79,18 +108,53 @@ class RunResult:
 
     @property
     def flows(self) -> pd.DataFrame:
-        return pd.DataFrame([_flatten(f) for f in self.raw["flows"]])
+        """One row per flow: counters, goodput, delay, drops by cause (``drops_*``) and, for TCP,
+        the sender's and receiver's statistics (``tcp_*``)."""
+        return pd.DataFrame(table_rows(self.raw, "flows"))
 
     @property
     def links(self) -> pd.DataFrame:
-        return pd.DataFrame([_flatten(link) for link in self.raw["links"]])
+        """One row per link direction: counters, drops by cause, utilisation, mean queue."""
+        return pd.DataFrame(table_rows(self.raw, "links"))
+
+    @property
+    def wifi(self) -> pd.DataFrame:
+        """One row per 802.11 station (column ``node``): interface queue, MAC attempts, retries,
+        timeouts, deliveries, retry-limit drops, receptions, airtime, busy fraction, mean MAC
+        delay (see ``docs/models/wifi.md`` §9); empty without radios."""
+        return pd.DataFrame(table_rows(self.raw, "wifi"))
+
+    @property
+    def aodv(self) -> pd.DataFrame:
+        """One row per node (column ``node``) of the AODV counters: route requests, replies,
+        errors, link failures, send-buffer and no-route drops; empty with static routing."""
+        return pd.DataFrame(table_rows(self.raw, "aodv"))
 
     @property
     def schemes(self) -> pd.DataFrame:
         """One row per scheme: name, type, node, seen, dropped, consumed, delayed and the scheme's
         own counters (empty without ``[[schemes]]``)."""
-        rows = [{k: v for k, v in s.items() if k != "counters"} | s["counters"] for s in self.raw.get("schemes", [])]
-        return pd.DataFrame(rows)
+        return pd.DataFrame(table_rows(self.raw, "schemes"))
+
+    @property
+    def connections(self) -> pd.DataFrame:
+        """One row per TCP connection of a split flow (flow, leg, sender, receiver, counters);
+        empty when no flow is split."""
+        return pd.DataFrame(table_rows(self.raw, "connections"))
+
+    @property
+    def captures(self) -> pd.DataFrame:
+        """The packet-capture files the run wrote (``[outputs] pcap``): node, iface, path, frames
+        (and error, if a file could not be written); empty without captures."""
+        return pd.DataFrame(self.raw.get("pcap", []), columns=["node", "iface", "path", "frames", "error"])
+
+    @property
+    def trace(self) -> pd.DataFrame:
+        """The event trace (``[outputs.trace]``): one row per event (time, event, node, flow,
+        uid, size, proto, seq, end, ack, sack, copy, detail; ``docs/trace.md``); empty without it."""
+        from .trace import trace_frame
+
+        return trace_frame(self.raw)
 
     @property
     def queue_series(self) -> pd.DataFrame:

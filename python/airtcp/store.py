@@ -41,9 +41,12 @@ from typing import Any
 import pandas as pd
 
 from .errors import UserError
+from .result import TABLES, table_rows
 
 SCHEMA_VERSION = 1
 DEFAULT_PATH = Path(".airtcp-store") / "runs.sqlite"
+#: What :meth:`Store.export` can write: every per-row result table, and ``runs`` (one row per run).
+EXPORT_TABLES = (*TABLES, "runs")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -232,10 +235,13 @@ class Store:
     # -- export ----------------------------------------------------------------------------------
     def export(self, table: str = "flows", sweep: str | None = None) -> pd.DataFrame:
         """A flat table of the stored runs: one row per run and flow (``table="flows"``), per run
-        and link direction (``"links"``) or per run (``"runs"``), with the run's identity (sweep,
-        grid values, scenario, hash, seed, replication, version, wall time) in front."""
-        if table not in ("flows", "links", "runs"):
-            raise StoreError(f"unknown table {table!r}: choose flows, links or runs")
+        and link direction (``"links"``), 802.11 station (``"wifi"``), node of the AODV counters
+        (``"aodv"``), scheme (``"schemes"``), connection of a split flow (``"connections"``) or
+        per run (``"runs"``), with the run's identity (sweep, grid values, scenario, hash, seed,
+        replication, version, wall time) in front. The columns after the identity are exactly
+        those of the same :class:`~airtcp.RunResult` table (one flattening routine serves both)."""
+        if table not in EXPORT_TABLES:
+            raise StoreError(f"unknown table {table!r}: choose {', '.join(EXPORT_TABLES)}")
         labels: dict[str, list[tuple[str, int, dict, int]]] = {}
         q = "SELECT sweep, point, params, replication, key FROM sweep_runs"
         args: tuple[Any, ...] = ()
@@ -264,11 +270,7 @@ class Store:
                 if table == "runs":
                     rows.append({**ident, **{k: v for k, v in rec.raw.items() if not isinstance(v, (list, dict))}})
                     continue
-                for item in rec.raw.get(table, []):
-                    flat = {k: v for k, v in item.items() if not isinstance(v, (list, dict))}
-                    for cause, n in item.get("drops", {}).items():
-                        flat[f"drops_{cause}"] = n
-                    rows.append({**ident, **flat})
+                rows.extend({**ident, **flat} for flat in table_rows(rec.raw, table))
         return pd.DataFrame(rows)
 
     def close(self) -> None:

@@ -105,3 +105,100 @@ def tcp_table(result: RunResult) -> Table | None:
             _q(float(tcp["final_cwnd"]), "B"),
         )
     return t
+
+
+def wifi_table(result: RunResult) -> Table | None:
+    """Per 802.11 station: interface queue, MAC attempts and retries, deliveries, retry-limit
+    drops, receptions lost, busy fraction and mean MAC delay (``None`` without radios)."""
+    stations = (result.raw.get("wifi") or {}).get("stations", [])
+    if not stations:
+        return None
+    t = Table(title="802.11 stations", title_justify="left")
+    columns = (
+        "node",
+        "enqueued",
+        "queue drops",
+        "attempts (retries)",
+        "RTS / CTS timeouts",
+        "ACK timeouts",
+        "delivered",
+        "retry drops",
+        "rx lost coll/err",
+        "busy",
+        "mean MAC delay",
+        "mean queue",
+    )
+    for col in columns:
+        t.add_column(col, justify="left" if col == "node" else "right")
+    for s in stations:
+        t.add_row(
+            s["node"] + (" (AP)" if s.get("ap") else ""),
+            f"{s['enqueued']:,}",
+            f"{s['queue_drops']:,}",
+            f"{s['data_attempts']:,} ({s['data_retries']:,})",
+            f"{s['rts_attempts']:,} / {s['cts_timeouts']:,}",
+            f"{s['ack_timeouts']:,}",
+            f"{s['delivered']:,}",
+            f"{s['retry_drops']:,}",
+            f"{s['rx_collisions']:,}/{s['rx_errors']:,}",
+            f"{s['busy_fraction']:.1%}",
+            _q(s["mean_mac_delay_s"], "s"),
+            _num(s["mean_queue_packets"]) + " pkt",
+        )
+    return t
+
+
+def aodv_table(result: RunResult) -> Table | None:
+    """Per node with AODV activity: route requests, replies and errors, link failures and the
+    packets AODV dropped (``None`` with static routing)."""
+    nodes = [a for a in result.raw.get("aodv", []) if any(v for k, v in a.items() if k != "node")]
+    if not result.raw.get("aodv"):
+        return None
+    t = Table(title="AODV (nodes with routing activity)", title_justify="left")
+    columns = (
+        ("node", "node"),
+        ("RREQ sent", "rreq_originated"),
+        ("RREQ fwd", "rreq_forwarded"),
+        ("RREP sent", "rrep_sent"),
+        ("RREP fwd", "rrep_forwarded"),
+        ("RERR sent", "rerr_sent"),
+        ("link failures", "link_failures"),
+        ("local repairs", "local_repairs"),
+        ("buffered", "buffered"),
+        ("buffer drops", "buffer_drops"),
+        ("no-route drops", "no_route_drops"),
+        ("link-failure drops", "link_failure_drops"),
+    )
+    for title, _ in columns:
+        t.add_column(title, justify="left" if title == "node" else "right")
+    for a in nodes:
+        t.add_row(*(a[k] if k == "node" else f"{a.get(k, 0):,}" for _, k in columns))
+    return t
+
+
+def schemes_table(result: RunResult) -> Table | None:
+    """Per scheme: where it sits, the packets it saw, its verdicts and its own counters (``None``
+    without ``[[schemes]]``)."""
+    schemes = result.raw.get("schemes", [])
+    if not schemes:
+        return None
+    t = Table(title="Schemes", title_justify="left")
+    for col in ("scheme", "type", "node", "seen", "dropped", "consumed", "delayed", "counters"):
+        t.add_column(col, justify="left" if col in ("scheme", "type", "node", "counters") else "right")
+    for s in schemes:
+        own = s.get("counters", {})
+        counters = ", ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v}" for k, v in own.items())
+        t.add_row(
+            s["name"],
+            s["type"],
+            s["node"],
+            *(f"{s.get(k, 0):,}" for k in ("seen", "dropped", "consumed", "delayed")),
+            counters or "-",
+        )
+    return t
+
+
+def extra_tables(result: RunResult) -> list[Table]:
+    """The tables a run has beyond flows, TCP and links: 802.11 stations, AODV and schemes, each
+    only when the run has any."""
+    return [t for t in (wifi_table(result), aodv_table(result), schemes_table(result)) if t is not None]

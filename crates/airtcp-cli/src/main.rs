@@ -24,6 +24,10 @@ struct Args {
     /// Pretty-print the JSON.
     #[arg(long)]
     pretty: bool,
+    /// Write packet captures (pcap) into this folder: of the interfaces `[outputs] pcap` names,
+    /// or of every interface if it names none.
+    #[arg(long, value_name = "DIR")]
+    pcap: Option<PathBuf>,
     /// Print only a one-line timing summary on stderr (wall time, events, events/s, peak RSS).
     #[arg(long)]
     timing: bool,
@@ -38,13 +42,17 @@ fn peak_rss_kib() -> Option<u64> {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let config = match airtcp_core::scenario::load(&args.scenario) {
+    let mut config = match airtcp_core::scenario::load(&args.scenario) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::from(2);
         }
     };
+    if let Some(dir) = &args.pcap {
+        let capture = airtcp_core::trace::CaptureConfig::into_dir(&config, &dir.display().to_string());
+        config.capture = Some(capture);
+    }
     let start = Instant::now();
     let result = airtcp_core::simulate(&config, args.seed, args.replication);
     let wall = start.elapsed().as_secs_f64();
@@ -52,6 +60,9 @@ fn main() -> ExitCode {
         let rss = peak_rss_kib().map_or("unknown".to_string(), |k| k.to_string());
         eprintln!("wall_s={wall:.4} events={} events_per_s={:.0} peak_rss_kib={rss}", result.events, result.events as f64 / wall);
         return ExitCode::SUCCESS;
+    }
+    for f in result.pcap.iter().filter(|f| f.error.is_some()) {
+        eprintln!("airtcp-sim: capture {}:{}: {}", f.node, f.iface, f.error.as_deref().unwrap_or_default());
     }
     let json = if args.pretty { serde_json::to_string_pretty(&result) } else { serde_json::to_string(&result) };
     println!("{}", json.expect("results serialise"));

@@ -20,6 +20,7 @@ pub mod schemes;
 pub mod stats;
 pub mod tcp;
 pub mod time;
+pub mod trace;
 pub mod transport;
 pub mod units;
 pub mod wifi;

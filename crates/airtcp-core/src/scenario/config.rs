@@ -34,6 +34,12 @@ pub struct Config {
     pub wireless: Option<WirelessConfig>,
     /// Schemes attached to nodes, in attachment order.
     pub schemes: Vec<SchemeConfig>,
+    /// Packet captures (`[outputs] pcap`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capture: Option<crate::trace::CaptureConfig>,
+    /// The event trace (`[outputs.trace]`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<crate::trace::events::TraceConfig>,
 }
 
 /// One validated `[[schemes]]` entry.

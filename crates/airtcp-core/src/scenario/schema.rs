@@ -487,6 +487,32 @@ pub struct RawOutputs {
     /// (every TCP flow) or a flow name.
     #[serde(default)]
     pub tcp_series: Vec<String>,
+    /// Write packet captures of these interfaces: `"*"` (every interface), a node (all its
+    /// interfaces), `"<node>:<link>"` or `"<node>:wireless"`.
+    #[serde(default)]
+    pub pcap: Vec<String>,
+    /// Folder of the capture files (default `"pcap"`).
+    pub pcap_dir: Option<String>,
+    /// Bytes of each frame written (default 256).
+    pub pcap_snaplen: Option<i64>,
+    /// The event trace.
+    pub trace: Option<RawTrace>,
+}
+
+/// `[outputs.trace]`: which events to record (every key optional).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawTrace {
+    /// Event kinds (default: all).
+    pub events: Option<Vec<String>>,
+    /// Nodes (default: all).
+    pub nodes: Option<Vec<String>>,
+    /// Flows (default: all, and packets of no flow).
+    pub flows: Option<Vec<String>>,
+    /// Window start (default 0).
+    pub start: Option<Quantity>,
+    /// Window end (default: the end of the run).
+    pub stop: Option<Quantity>,
 }
 
 /// `[wireless]`: 802.11 radios. Every key is optional; the preset supplies the defaults.

@@ -108,8 +108,8 @@ pub enum WifiEvent {
 pub struct Outbox {
     /// Packets received from the air, to pass up at the node.
     pub up: Vec<(NodeId, PacketId)>,
-    /// Packets to drop (after the indications are delivered).
-    pub drops: Vec<(PacketId, DropCause)>,
+    /// Packets to drop (after the indications are delivered), with the node that drops them.
+    pub drops: Vec<(PacketId, DropCause, NodeId)>,
     /// Packets whose service is over (ACKed originals): free silently.
     pub release: Vec<PacketId>,
     /// Indications for hooks.
@@ -243,6 +243,10 @@ pub struct Wifi {
     pub air: mac::AirLog,
     /// Reused buffer: the neighbours a transmission touches.
     touched: Vec<u32>,
+    /// Packet capture of radios (`[outputs] pcap`); `None` in a run without it.
+    pub capture: Option<Box<crate::trace::RadioCapture>>,
+    /// Event trace of the radios (`[outputs.trace]`); `None` in a run without it.
+    pub tracer: Option<Box<crate::trace::events::Tracer>>,
 }
 
 impl Wifi {
@@ -310,6 +314,8 @@ impl Wifi {
             transmissions: 0,
             eager: false,
             route_feedback: false,
+            capture: None,
+            tracer: None,
         }
     }
 

@@ -141,6 +141,22 @@ impl World {
         let mut wifi = radio.map(|(w, channel)| {
             crate::wifi::Wifi::new(w.params.clone(), &w.stations, channel, config.nodes.len(), &w.losses, &rngs, &config.nodes)
         });
+        let capture = config.capture.as_ref().and_then(|cap| {
+            if let (Some(w), Some(wc)) = (wifi.as_mut(), config.wireless.as_ref()) {
+                let stations: Vec<NodeId> = wc.stations.iter().map(|s| s.node).collect();
+                let ap = wc.stations.iter().find(|s| s.ap).map(|s| s.node);
+                w.capture = crate::trace::RadioCapture::new(cap, &wc.params, &stations, ap, &config.nodes).map(Box::new);
+            }
+            let ends: Vec<_> = config.links.iter().map(|l| (l.a, l.b, l.name.clone())).collect();
+            crate::trace::WiredCapture::new(cap, &ends, &config.nodes).map(Box::new)
+        });
+        let flow_names: Vec<String> = config.flows.iter().map(|f| f.name.clone()).collect();
+        let tracer = config.trace.as_ref().map(|t| {
+            if let Some(w) = wifi.as_mut() {
+                w.tracer = Some(Box::new(crate::trace::events::Tracer::new(t, &config.nodes, &flow_names)));
+            }
+            Box::new(crate::trace::events::Tracer::new(t, &config.nodes, &flow_names))
+        });
         let aodv = match &config.routing.protocol {
             RoutingProtocol::Static => None,
             RoutingProtocol::Aodv(p) => {
@@ -173,6 +189,10 @@ impl World {
             aodv,
             route_actions: Vec::with_capacity(16),
             endpoints: Default::default(),
+            capture,
+            tracer,
+            drop_at: None,
+            drop_series: false,
         };
         for sc in &config.schemes {
             let filter = match sc.iface {

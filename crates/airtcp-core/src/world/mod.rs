@@ -192,6 +192,14 @@ pub struct World {
     pub(crate) route_actions: Vec<crate::aodv::Action>,
     /// Connections of split flows (transport endpoints at intermediate nodes).
     pub(crate) endpoints: Endpoints,
+    /// Packet capture of wired interfaces (`[outputs] pcap`); `None` in a run without it.
+    pub(crate) capture: Option<Box<crate::trace::WiredCapture>>,
+    /// Event trace of the network layer and TCP (`[outputs.trace]`); `None` in a run without it.
+    pub(crate) tracer: Option<Box<crate::trace::events::Tracer>>,
+    /// The node the next traced drop happens at (set only while tracing).
+    pub(crate) drop_at: Option<NodeId>,
+    /// Whether `drop_at` holds for a series of drops (until cleared) rather than the next one.
+    pub(crate) drop_series: bool,
 }
 
 impl World {

@@ -6,11 +6,15 @@ use crate::net::queue::Enqueued;
 use crate::net::{ChannelId, Iface, Route};
 use crate::packet::{NodeId, PacketId, Transport};
 use crate::stats::DropCause;
+use crate::trace::events::EventKind;
 use crate::transport::Agent;
 
 impl World {
     /// A packet originates at `node`: route it towards its destination.
     pub(crate) fn send_from_node(&mut self, node: NodeId, id: PacketId) {
+        if self.tracer.is_some() {
+            self.tap_packet(EventKind::Send, Some(node), id, "");
+        }
         if self.packets[id].ip.dst == node {
             self.deliver_local(node, id);
         } else {
@@ -97,6 +101,9 @@ impl World {
     /// Delivers a packet addressed to `node` to the agent named by its destination port.
     fn deliver_local(&mut self, node: NodeId, id: PacketId) {
         let now = self.sched.now();
+        if self.tracer.is_some() {
+            self.tap_packet(EventKind::Deliver, Some(node), id, "");
+        }
         let pkt = &self.packets[id];
         let port = pkt.transport.dst_port();
         match (port.and_then(|p| self.agents.get(p as usize)), &pkt.transport) {
@@ -115,6 +122,9 @@ impl World {
 
     /// Removes a packet from the network, counting the drop against its flow.
     pub(crate) fn drop_packet(&mut self, id: PacketId, cause: DropCause) {
+        if self.tracer.is_some() {
+            self.tap_drop(id, cause.name());
+        }
         let flow = self.packets[id].flow;
         let is_ack = self.tcp_on_drop(id, cause);
         if !is_ack && let Some(f) = self.flows.get_mut(flow.0 as usize) {
@@ -146,6 +156,9 @@ impl World {
     #[inline(always)]
     fn channel_offered(&mut self, ch: ChannelId, id: PacketId, verdict: Enqueued) {
         let now = self.sched.now();
+        if self.tracer.is_some() {
+            self.tap_offered(ch, id, verdict);
+        }
         let c = &mut self.channels[ch.0 as usize];
         c.counters.offered_packets += 1;
         match verdict {
@@ -168,6 +181,9 @@ impl World {
     }
 
     fn start_tx(&mut self, ch: ChannelId, id: PacketId) {
+        if self.capture.is_some() {
+            self.tap_wire(ch, id, false);
+        }
         let c = &mut self.channels[ch.0 as usize];
         let t = c.tx_time(self.packets[id].size);
         c.busy = true;
@@ -201,12 +217,18 @@ impl World {
             }
         }
         if lost {
+            if self.tracer.is_some() {
+                self.tap_drop_at(ch);
+            }
             self.drop_packet(id, DropCause::LossProcess);
         }
     }
 
     /// A packet reached the far end of a link.
     pub(super) fn on_arrive(&mut self, chan: u32, pkt: u32) {
+        if self.capture.is_some() {
+            self.tap_wire(ChannelId(chan), PacketId(pkt), true);
+        }
         let c = &mut self.channels[chan as usize];
         c.counters.delivered_packets += 1;
         let to = c.to;

@@ -83,6 +83,12 @@ pub struct RunResult {
     /// Per-connection statistics of split flows (absent when no flow was split).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub connections: Vec<super::ConnectionReport>,
+    /// The packet-capture files written (`[outputs] pcap`; absent without it).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pcap: Vec<crate::trace::CaptureReport>,
+    /// The event trace (`[outputs.trace]`; absent without it), in time order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<crate::trace::events::TraceColumns>,
 }
 
 /// AODV counters of one node.
@@ -188,7 +194,21 @@ impl World {
                     .collect()
             }),
             schemes: self.scheme_reports(),
+            pcap: self.finish_capture(),
+            trace: self.tracer.take().map(|t| {
+                let radios = self.wifi.as_mut().and_then(|w| w.tracer.take()).map(|t| t.finish()).unwrap_or_default();
+                crate::trace::events::merge(t.finish(), radios)
+            }),
         }
+    }
+
+    /// Flushes the capture files (wired interfaces, then radios) and lists them.
+    fn finish_capture(&mut self) -> Vec<crate::trace::CaptureReport> {
+        let mut files = self.capture.take().map_or(vec![], |c| c.finish());
+        if let Some(c) = self.wifi.as_mut().and_then(|w| w.capture.take()) {
+            files.extend(c.finish());
+        }
+        files
     }
 
     fn tcp_report(&self, f: &super::Flow) -> Option<TcpReport> {

@@ -48,6 +48,9 @@ impl World {
                 if !a.rto_timer.fire(&mut self.sched, generation, make) {
                     return;
                 }
+                if let Some(t) = self.tracer.as_deref_mut() {
+                    t.timeout(now, a.node, a.flow, a.engine.c.snd_una);
+                }
                 a.engine.on_rto(now);
                 self.tcp_flush_sender(agent);
             }

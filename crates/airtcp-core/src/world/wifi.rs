@@ -63,11 +63,23 @@ impl World {
             for id in out.release.drain(..) {
                 self.packets.free(id);
             }
-            for (id, cause) in out.drops.drain(..) {
+            for (id, cause, node) in out.drops.drain(..) {
+                if self.tracer.is_some() {
+                    self.tap_drop_node(Some(node));
+                }
                 self.drop_packet(id, cause);
+                if self.tracer.is_some() {
+                    self.tap_drop_node(None);
+                }
             }
             for d in out.failed.drain(..) {
+                if self.tracer.is_some() {
+                    self.tap_drop_node(Some(d.node));
+                }
                 self.aodv_link_failed(d);
+                if self.tracer.is_some() {
+                    self.tap_drop_node(None);
+                }
                 if let Some(w) = self.wifi.as_mut() {
                     w.release_hold(d.station as usize, &mut self.sched, &mut self.packets);
                 }

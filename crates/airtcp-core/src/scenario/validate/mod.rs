@@ -3,6 +3,7 @@
 //! that entry only; unit, range and reference problems are all collected.
 
 mod aodv;
+mod capture;
 mod flows;
 mod link_layer;
 mod loss;
@@ -47,14 +48,17 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
     let radio_edges = wireless.as_ref().map(wireless::radio_edges).unwrap_or_default();
     let routing = v.routing(raw.routing.as_ref(), &links, &radio_edges);
     v.check_routing_protocol(&routing, &links, wireless.as_ref(), &nodes);
-    let tcp_series = v.outputs(raw.outputs.as_ref(), &mut links, &nodes);
+    let outputs = v.outputs(raw.outputs.as_ref(), &mut links, &nodes);
+    let tcp_series = outputs.as_ref().map(|o| o.tcp_series.clone()).unwrap_or_default();
+    let capture = v.capture(outputs.as_ref(), &links, wireless.as_ref(), &nodes);
     let mut flows = v.flows(&raw.flows, duration);
     v.tcp_series(&tcp_series, &mut flows);
+    let trace = v.trace(outputs.as_ref(), &flows, duration);
     if v.errs.is_empty() {
         v.check_reachability(&nodes, &links, &routing, &flows, &radio_edges);
     }
     let schemes = v.schemes(&raw.schemes, &links, wireless.as_ref(), &flows);
-    let config = Config { name, duration, seed, warmup, nodes, links, routing, flows, wireless, schemes };
+    let config = Config { name, duration, seed, warmup, nodes, links, routing, flows, wireless, schemes, capture, trace };
     v.errs.finish(source, config)
 }
 

@@ -137,11 +137,16 @@ impl Validator<'_> {
         })
     }
 
-    /// Applies `[outputs]` to the links; returns the `tcp_series` selectors (resolved against the
-    /// flows by [`Validator::tcp_series`]).
-    pub(super) fn outputs(&mut self, raw: Option<&toml::Value>, links: &mut [LinkConfig], nodes: &[String]) -> Vec<String> {
-        let Some(raw) = raw else { return vec![] };
-        let Some(o) = self.decode::<RawOutputs>(raw, "outputs") else { return vec![] };
+    /// Applies `[outputs]` to the links; returns the section (its `tcp_series` selectors are
+    /// resolved against the flows by [`Validator::tcp_series`], its captures by
+    /// [`Validator::capture`]).
+    pub(super) fn outputs(
+        &mut self,
+        raw: Option<&toml::Value>,
+        links: &mut [LinkConfig],
+        nodes: &[String],
+    ) -> Option<RawOutputs> {
+        let o = self.decode::<RawOutputs>(raw?, "outputs")?;
         for (i, sel) in o.queue_series.iter().enumerate() {
             let mut matched = false;
             for l in links.iter_mut() {
@@ -166,7 +171,7 @@ impl Validator<'_> {
                 );
             }
         }
-        o.tcp_series
+        Some(o)
     }
 
     /// Marks the flows selected by `[outputs] tcp_series` for recording.

@@ -35,6 +35,11 @@ impl Wifi {
             arm!(sched, st.send, now + timeout, s, Send);
         }
         self.transmissions += 1;
+        if self.tapped() {
+            let o = self.stations[s].pkt_tx.filter(|_| frame.kind == super::frame::FrameKind::Data);
+            let attempt = o.map_or((1, false), |o| (o.attempts, o.use_rts));
+            self.tap_frame(s, &frame, now, packets, Some(attempt));
+        }
         let order = (now, s as u32);
         let rx_th = self.params.rx_threshold_w;
         let logged = self.log_on();

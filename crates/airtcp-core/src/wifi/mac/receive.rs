@@ -22,6 +22,9 @@ impl Wifi {
         sched: &mut Scheduler<E>,
         packets: &mut PacketPool,
     ) {
+        if self.tapped() {
+            self.tap_frame(s, &f, now, packets, None);
+        }
         match f.kind {
             FrameKind::Rts => self.recv_rts(s, f, now, sched, packets),
             FrameKind::Cts => self.recv_cts(s, now, sched, packets),

@@ -96,7 +96,7 @@ impl Wifi {
             // The next hop has the packet; only its ACKs were lost.
             self.out.release.push(o.pkt);
         } else {
-            self.out.drops.push((o.pkt, DropCause::RetryLimit));
+            self.out.drops.push((o.pkt, DropCause::RetryLimit, self.stations[s].node));
         }
     }
 }

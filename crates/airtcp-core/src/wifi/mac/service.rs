@@ -42,7 +42,7 @@ impl Wifi {
             IndicationKind::Enqueued
         } else {
             st.counters.queue_drops += 1;
-            self.out.drops.push((pkt, DropCause::QueueOverflow));
+            self.out.drops.push((pkt, DropCause::QueueOverflow, st.node));
             IndicationKind::QueueDrop
         };
         self.indicate(s, Ind { kind, pkt, peer: hop, attempt: 0, will_retry: false }, now);
