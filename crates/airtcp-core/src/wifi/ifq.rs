@@ -119,6 +119,7 @@ impl Ifq {
 
     /// Offers a packet; `false` if the queue is full (the caller drops it). Priority packets go
     /// to the head (and are refused only when the queue is full, as ns-2).
+    #[inline]
     pub fn enqueue(&mut self, now: SimTime, q: Queued, priority: bool) -> bool {
         let old = self.len();
         if old >= self.limit as usize {
@@ -136,6 +137,7 @@ impl Ifq {
     }
 
     /// Takes the head packet.
+    #[inline]
     pub fn dequeue(&mut self, now: SimTime) -> Option<Queued> {
         let q = match &mut self.fifo {
             Store::Fifo(f) => f.pop_front(),
