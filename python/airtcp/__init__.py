@@ -8,7 +8,7 @@
 """
 
 from ._core import __version__
-from .errors import FieldError, ScenarioError
+from .errors import ArgumentError, FieldError, ScenarioError, SimulationError, UserError
 from .result import RunResult
 from .run import run
 from .scenario import Scenario
@@ -16,14 +16,17 @@ from .store import Store
 from .sweeps import Sweep, SweepError, SweepResult, sweep
 
 __all__ = [
+    "ArgumentError",
     "FieldError",
     "RunResult",
     "Scenario",
     "ScenarioError",
+    "SimulationError",
     "Store",
     "Sweep",
     "SweepError",
     "SweepResult",
+    "UserError",
     "__version__",
     "run",
     "sweep",

@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from . import _core
+from .arguments import check_int, check_optional_seed, check_path, check_progress, shown
+from .errors import ArgumentError, SimulationError
 from .progress import RunProgress
 from .result import RunResult
 from .scenario import Scenario, to_scenario_error
@@ -23,14 +25,24 @@ def run(
     ``seed`` overrides the scenario's master seed; ``replication`` selects an independent set of
     random streams for the same seed (what sweeps use for replications). The same scenario, seed
     and replication always give identical results. Raises :class:`airtcp.ScenarioError` listing
-    every problem if the scenario is invalid.
+    every problem if the scenario is invalid, :class:`airtcp.ArgumentError` naming the argument
+    for a bad argument (``seed`` and ``replication`` are integers from 0 to 2**64 - 1; numpy
+    integers are accepted), and :class:`airtcp.SimulationError` (an ``Exception``, with the
+    scenario and seed) if the simulator itself fails.
 
     ``progress=True`` shows a progress bar with ETA on a terminal for runs lasting over a second;
-    a callable receives the fraction of simulated time done, about 200 times per run. Either way
-    Ctrl-C stops a long run promptly, and the result is identical to a run without progress.
+    a callable receives the fraction of simulated time done between slices of about 50 ms of wall
+    time (the run is cut by events, not by simulated time, so huge runs report too). Either way
+    Ctrl-C stops a run within a fraction of a second whatever its simulated duration, and the
+    result is identical to a run without progress.
     """
+    seed = check_optional_seed("seed", seed)
+    replication = check_int("replication", replication)
+    progress = check_progress("progress", progress)
     if not isinstance(scenario, Scenario):
-        scenario = Scenario.from_toml(scenario)
+        if not isinstance(scenario, str | Path) and not hasattr(scenario, "__fspath__"):
+            raise ArgumentError(f"scenario = {shown(scenario)}: expected an airtcp.Scenario or a path to a TOML file")
+        scenario = Scenario.from_toml(check_path("scenario", scenario))
     text, source, base_dir = scenario._core_args()
     start = time.perf_counter()
     try:
@@ -43,4 +55,8 @@ def run(
             raw = _core.run(text, source, base_dir, seed, replication)
     except _core.ScenarioError as e:
         raise to_scenario_error(e, source) from None
+    except _core.SimulationError as e:
+        name = scenario.data.get("name")
+        label = source if not isinstance(name, str) or name in source else f"{source} ({name})"
+        raise SimulationError(label, seed, replication, str(e.args[0] if e.args else e)) from None
     return RunResult(raw, time.perf_counter() - start, _core.__version__)

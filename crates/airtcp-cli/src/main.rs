@@ -2,9 +2,12 @@
 //!
 //! A thin binary for benchmarks and for users without Python: no tables, no stores — the Python
 //! `airtcp` command does that. Exit status 0 on success, 2 when the scenario is invalid (every
-//! problem printed on stderr, one per line).
+//! problem printed on stderr, one per line), 70 if the simulator itself fails (a bug: the panic
+//! is reported in one line, with the scenario and seed). A closed output pipe (`airtcp-sim f.toml
+//! | head`) ends the program quietly.
 
 use clap::Parser;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -45,8 +48,28 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let seed = args.seed.unwrap_or(config.seed);
+    // The default hook would print a multi-line backtrace hint; the report below says it all.
+    std::panic::set_hook(Box::new(|_| {}));
     let start = Instant::now();
-    let result = airtcp_core::simulate(&config, args.seed, args.replication);
+    let outcome = std::panic::catch_unwind(|| airtcp_core::simulate(&config, Some(seed), args.replication));
+    let _ = std::panic::take_hook();
+    let result = match outcome {
+        Ok(result) => result,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            eprintln!(
+                "airtcp-sim: internal error running {} (seed {seed}, replication {}): {what}; please report it",
+                args.scenario.display(),
+                args.replication
+            );
+            return ExitCode::from(70);
+        }
+    };
     let wall = start.elapsed().as_secs_f64();
     if args.timing {
         let rss = peak_rss_kib().map_or("unknown".to_string(), |k| k.to_string());
@@ -54,6 +77,15 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let json = if args.pretty { serde_json::to_string_pretty(&result) } else { serde_json::to_string(&result) };
-    println!("{}", json.expect("results serialise"));
-    ExitCode::SUCCESS
+    let json = json.expect("results serialise");
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{json}").and_then(|()| out.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        // the reader went away (`| head`): nothing left to say
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("airtcp-sim: cannot write the result: {e}");
+            ExitCode::from(74)
+        }
+    }
 }

@@ -197,6 +197,23 @@ impl World {
         self.sched.advance_to(until);
     }
 
+    /// Runs at most `max_events` of the events due at or before `until`; returns `true` once none
+    /// is left (the clock then stands at `until`, as after [`World::run_until`]). Cutting a run
+    /// into such slices (the Python binding does, to answer Ctrl-C and draw progress whatever the
+    /// simulated duration) executes the same events in the same order: the result is identical.
+    pub fn run_some(&mut self, until: SimTime, max_events: u64) -> bool {
+        for _ in 0..max_events {
+            match self.sched.pop_until(until) {
+                Some(ev) => self.dispatch(ev),
+                None => {
+                    self.sched.advance_to(until);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// Current simulated time.
     pub fn now(&self) -> SimTime {
         self.sched.now()

@@ -8,7 +8,10 @@ mod loss;
 mod net;
 mod schemes;
 mod tcp;
+mod text;
 mod wireless;
+
+pub use text::{MAX_SCENARIO_BYTES, check_syntax, decode_text, read_text};
 
 use super::config::{Config, RoutingConfig, RoutingProtocol};
 use super::error::{Errors, ScenarioError, show};
@@ -30,7 +33,7 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
     };
     let doc: toml::Value = match text.parse::<toml::Table>() {
         Ok(t) => toml::Value::Table(t),
-        Err(e) => return Err(fail(format!("not valid TOML: {}", e.to_string().trim_end()))),
+        Err(e) => return Err(fail(text::syntax_message(&e))),
     };
     let mut v = Validator { errs: Errors::default(), base_dir, nodes: BTreeMap::new(), positions: Vec::new() };
     let Some(raw) = v.decode::<RawScenario>(&doc, "") else {

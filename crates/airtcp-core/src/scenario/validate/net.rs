@@ -106,7 +106,9 @@ impl Validator<'_> {
             Some(s) => self.size(s, &join(path, "mean_packet_size")).unwrap_or(500),
             None => 500,
         };
-        if mean_packet_size == 0 {
+        if mean_packet_size > 65_535 {
+            self.errs.push(join(path, "mean_packet_size"), Some(format!("\"{mean_packet_size}B\"")), "must be at most 65535 B");
+        } else if mean_packet_size == 0 {
             self.errs.push(join(path, "mean_packet_size"), Some("\"0B\"".into()), "must be at least 1 byte");
         }
         let (bytes, lo, hi) = match (min_th?, max_th?) {
