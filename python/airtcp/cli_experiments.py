@@ -341,12 +341,36 @@ def _write_export(df, target: Path, *, csv: bool) -> None:
         df.to_parquet(target, index=False)
 
 
+def _cmd_store_verify(args: argparse.Namespace, out: Console) -> int:
+    from rich.markup import escape
+
+    from .store import Store
+
+    path = _existing_store(args)
+    with Store(path) as st:
+        report = st.verify(delete_damaged=args.delete_damaged)
+    out.print(f"{path}: SQLite integrity check: {escape(report.sqlite)}")
+    legacy = f" ({report.unchecked} stored before checksums: decoded, not verifiable)" if report.unchecked else ""
+    out.print(f"{report.checked} stored results read, {len(report.damaged)} damaged{legacy}")
+    for key, problem in report.damaged[:50]:
+        out.print(f"  damaged: run {key[:16]}: {escape(problem)}")
+    if len(report.damaged) > 50:
+        out.print(f"  ... and {len(report.damaged) - 50} more")
+    if report.deleted:
+        out.print(f"{report.deleted} damaged runs deleted; they are computed again when next needed")
+    elif report.damaged:
+        out.print("remove them with: airtcp store verify --delete-damaged")
+    return 0 if report.ok or (report.deleted and report.sqlite == "ok") else 1
+
+
 def _cmd_store_info(args: argparse.Namespace, out: Console) -> int:
     from .store import Store
 
     path = _existing_store(args)
     with Store(path) as st:
         out.print(f"{path}: {st.count()} runs")
+        if not st.integrity_ok():
+            out.print("  SQLite integrity check FAILED: run `airtcp store verify` for details")
         for name in st.sweeps():
             out.print(f"  sweep {name}")
     return 0
@@ -455,3 +479,14 @@ def register(sub: Any) -> None:
     )
     info.add_argument("--store", metavar="FILE", help="the store")
     info.set_defaults(handler=_cmd_store_info)
+    ver = st_sub.add_parser(
+        "verify",
+        help="check every stored result against its checksum",
+        description="Runs SQLite's integrity check on the store, then reads every stored result and checks "
+        "its SHA-256 checksum (written with it), that it decodes, and that it is the run its row says. Exit "
+        "status 1 if anything is damaged; --delete-damaged removes the damaged runs (the next sweep that needs "
+        "them computes them again).",
+    )
+    ver.add_argument("--store", metavar="FILE", help="the store")
+    ver.add_argument("--delete-damaged", action="store_true", help="delete the damaged runs")
+    ver.set_defaults(handler=_cmd_store_verify)

@@ -71,6 +71,27 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+#: How often a pool worker checks that its parent is alive (seconds).
+PARENT_POLL_S = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    """Ends this process as soon as ``parent`` is gone: a sweep killed with ``kill -9`` (or by
+    the out-of-memory killer) gets no chance to stop its pool, and its workers would otherwise
+    live on, each holding a run's memory. Once the parent dies the worker is re-parented, so
+    ``os.getppid()`` changes; polling it is portable across POSIX systems and, unlike Linux's
+    ``PR_SET_PDEATHSIG``, not fooled by the death of the parent's *thread* that started it."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_S)
+    os._exit(1)
+
+
+def _worker_init(parent: int) -> None:
+    """Initialiser of local pool workers: Ctrl-C left to the parent, and death with the parent."""
+    _ignore_sigint()
+    threading.Thread(target=_watch_parent, args=(parent,), name="airtcp-parent-watch", daemon=True).start()
+
+
 class ExecutorError(UserError, RuntimeError):
     """An executor cannot be set up (e.g. a Dask scheduler that does not answer)."""
 
@@ -126,7 +147,9 @@ class LocalExecutor(Executor):
         if self._pool is None:
             # "spawn": workers start clean (no copy of the parent's threads, e.g. the progress bar's).
             ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_ignore_sigint)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)
+            )
         return self._pool
 
     def map_unordered(self, tasks: Iterable[Task]) -> Iterator[TaskResult]:
