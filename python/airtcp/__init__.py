@@ -8,7 +8,7 @@
 """
 
 from ._core import __version__
-from .errors import ArgumentError, FieldError, ScenarioError, SimulationError, UserError
+from .errors import ArgumentError, FieldError, RunLimitError, ScenarioError, SimulationError, UserError
 from .result import RunResult
 from .run import run
 from .scenario import Scenario
@@ -18,6 +18,7 @@ from .sweeps import Sweep, SweepError, SweepResult, sweep
 __all__ = [
     "ArgumentError",
     "FieldError",
+    "RunLimitError",
     "RunResult",
     "Scenario",
     "ScenarioError",

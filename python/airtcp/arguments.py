@@ -83,6 +83,19 @@ def check_progress(name: str, value: Any) -> bool | Callable[[float], None]:
     raise ArgumentError(f"{name} = {shown(value)}: expected True, False or a callable taking the fraction done")
 
 
+def check_max_wall(name: str, value: Any) -> float | None:
+    """A wall-time limit: ``None``, positive seconds (any real number type) or a ``timedelta``."""
+    if value is None:
+        return None
+    if isinstance(value, datetime.timedelta):
+        value = value.total_seconds()
+    if not isinstance(value, bool) and hasattr(value, "__float__") and not isinstance(value, str | complex):
+        x = float(value)
+        if x > 0 and math.isfinite(x):
+            return x
+    raise ArgumentError(f"{name} = {shown(value)}: expected a positive number of seconds, a timedelta or None")
+
+
 def time_text(value: datetime.timedelta) -> str:
     """A ``timedelta`` as an exact scenario time (microseconds, its resolution)."""
     us = (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds

@@ -34,6 +34,7 @@ from .scenario import Scenario
 from .tables import flows_table, links_table, summary_line, tcp_table
 
 EXIT_USAGE = 2
+DEFAULT_MAX_WALL_S = 86_400.0  # `airtcp run` refuses a run projected to take over a day
 EXIT_SOFTWARE = 70  # sysexits.h EX_SOFTWARE: the simulator failed (a bug), not the user
 
 
@@ -44,7 +45,15 @@ class UsageError(Exception):
 def _cmd_run(args: argparse.Namespace, out: Console) -> int:
     if args.out is not None:
         check_output_file(args.out, "--out", (".json", ".csv"))  # before the run, not after it
-    result = run(Scenario.from_toml(args.file), seed=args.seed, replication=args.replication, progress=True)
+    memory = None if args.max_memory == 0 else (args.max_memory << 20 if args.max_memory else "default")
+    result = run(
+        Scenario.from_toml(args.file),
+        seed=args.seed,
+        replication=args.replication,
+        progress=True,
+        max_wall_s=args.max_wall or None,
+        max_memory=memory,
+    )
     out.print(summary_line(result))
     out.print(flows_table(result))
     tcp = tcp_table(result)
@@ -129,6 +138,19 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--seed", type=seed_type, help="override the scenario's master seed")
     r.add_argument("--replication", type=seed_type, default=0, help="replication index (independent random streams)")
     r.add_argument("--out", help="also write results to a .json (everything) or .csv (flow table) file")
+    r.add_argument(
+        "--max-wall",
+        type=float,
+        default=DEFAULT_MAX_WALL_S,
+        metavar="SECONDS",
+        help="stop a run projected (after 2 s) to take longer than this (default: one day; 0: no limit)",
+    )
+    r.add_argument(
+        "--max-memory",
+        type=int,
+        metavar="MIB",
+        help="stop a run whose memory passes this many MiB (default: 80%% of the machine's memory; 0: no limit)",
+    )
     r.set_defaults(handler=_cmd_run)
 
     v = sub.add_parser(

@@ -66,3 +66,9 @@ class SimulationError(Exception):
             f"{scenario}: the simulator failed ({shown}, replication {replication}): {detail}; "
             "this is a bug in airtcp, please report it with the scenario"
         )
+
+
+class RunLimitError(UserError):
+    """A run stopped at a resource limit (its projected wall time, or its memory): the message
+    says what was measured and how to raise the limit (``max_wall_s=``, ``max_memory=``, or
+    ``--max-wall``/``--max-memory`` on the command line)."""

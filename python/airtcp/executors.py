@@ -61,7 +61,11 @@ def execute(task: Task) -> TaskResult:
     from . import _core
 
     start = time.perf_counter()
-    raw = _core.run(task.toml, task.source, task.base_dir, task.seed, task.replication)
+    from .run import default_max_memory
+
+    raw = _core.run(
+        task.toml, task.source, task.base_dir, task.seed, task.replication, None, None, default_max_memory()
+    )
     wall = time.perf_counter() - start
     return TaskResult(task.key, encode_result(raw), wall, _core.__version__)
 

@@ -2,7 +2,8 @@
 //!
 //! A thin binary for benchmarks and for users without Python: no tables, no stores — the Python
 //! `airtcp` command does that. Exit status 0 on success, 2 when the scenario is invalid (every
-//! problem printed on stderr, one per line), 70 if the simulator itself fails (a bug: the panic
+//! problem printed on stderr, one per line), 3 when the run stops at a limit (`--max-wall`,
+//! `--max-memory`: the message says what was measured), 70 if the simulator itself fails (a bug: the panic
 //! is reported in one line, with the scenario and seed). A closed output pipe (`airtcp-sim f.toml
 //! | head`) ends the program quietly.
 
@@ -30,6 +31,13 @@ struct Args {
     /// Print only a one-line timing summary on stderr (wall time, events, events/s, peak RSS).
     #[arg(long)]
     timing: bool,
+    /// Stop (exit status 3) a run projected, after 2 s, to take longer than this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    max_wall: Option<f64>,
+    /// Stop (exit status 3) a run whose memory passes this many MiB (default: 80% of the
+    /// machine's memory; 0: no limit).
+    #[arg(long, value_name = "MIB")]
+    max_memory: Option<u64>,
 }
 
 /// Peak resident set size of this process (Linux `VmHWM`), in KiB.
@@ -52,10 +60,26 @@ fn main() -> ExitCode {
     // The default hook would print a multi-line backtrace hint; the report below says it all.
     std::panic::set_hook(Box::new(|_| {}));
     let start = Instant::now();
-    let outcome = std::panic::catch_unwind(|| airtcp_core::simulate(&config, Some(seed), args.replication));
+    let default_memory = airtcp_core::guard::physical_memory_bytes().map(|m| m / 5 * 4);
+    let limits = airtcp_core::guard::Limits {
+        max_wall_s: args.max_wall,
+        max_memory_bytes: match args.max_memory {
+            Some(0) => None,
+            Some(mib) => Some(mib.saturating_mul(1 << 20)),
+            None => default_memory,
+        },
+    };
+    let outcome = std::panic::catch_unwind(move || {
+        airtcp_core::guard::run_guarded(&config, seed, args.replication, limits, |_| Ok::<(), ()>(()))
+    });
     let _ = std::panic::take_hook();
     let result = match outcome {
-        Ok(result) => result,
+        Ok(Ok(result)) => result,
+        Ok(Err(airtcp_core::guard::Stop::Limit(message))) => {
+            eprintln!("airtcp-sim: {}: {message}", args.scenario.display());
+            return ExitCode::from(3);
+        }
+        Ok(Err(airtcp_core::guard::Stop::Caller(()))) => unreachable!("no caller check"),
         Err(payload) => {
             let what = payload
                 .downcast_ref::<&str>()

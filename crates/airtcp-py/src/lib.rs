@@ -4,14 +4,13 @@
 //! Python, the CLI and Rust); results come back as plain Python dicts and lists via `pythonize`.
 //! Simulation runs release the GIL, so several runs can proceed in threads.
 
+use airtcp_core::guard;
 use airtcp_core::scenario::{ScenarioError as CoreScenarioError, validate};
-use airtcp_core::{RunResult, World};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 create_exception!(_core, ScenarioError, PyValueError, "A scenario failed validation; args = (message, errors).");
 create_exception!(
@@ -19,6 +18,12 @@ create_exception!(
     SimulationError,
     PyException,
     "A run of a valid scenario failed inside the simulator (a bug: please report it); args = (message,)."
+);
+create_exception!(
+    _core,
+    RunLimitError,
+    PyException,
+    "A run stopped at a limit (projected wall time, memory); args = (message,) saying what was measured."
 );
 
 /// The text of a caught panic.
@@ -76,49 +81,18 @@ fn check_syntax(py: Python<'_>, text: &str, source: &str) -> PyResult<()> {
     airtcp_core::scenario::check_syntax(text, source).map_err(|e| scenario_error(py, e))
 }
 
-/// Wall time one slice of a run aims at: signals (Ctrl-C) are checked and progress reported
-/// between slices, so a run answers Ctrl-C within about this time whatever its simulated duration.
-const SLICE_TARGET: Duration = Duration::from_millis(50);
-/// Events in the first slice; later slices adapt so that each lasts about [`SLICE_TARGET`].
-const FIRST_SLICE_EVENTS: u64 = 1_000;
-
-/// Runs `config` in slices of events (not of simulated time) sized to last about
-/// [`SLICE_TARGET`] of wall time; `between` runs after each slice with the fraction of simulated
-/// time done, and an error it returns stops the run. Slicing does not change the result.
-fn run_sliced(
-    config: &airtcp_core::Config,
-    seed: u64,
-    replication: u64,
-    mut between: impl FnMut(f64) -> PyResult<()>,
-) -> PyResult<RunResult> {
-    let mut world = World::new(config, seed, replication);
-    let end = config.duration;
-    let mut slice = FIRST_SLICE_EVENTS;
-    loop {
-        let started = Instant::now();
-        let done = world.run_some(end, slice);
-        let took = started.elapsed();
-        between(world.now().as_nanos() as f64 / end.as_nanos().max(1) as f64)?;
-        if done {
-            return Ok(world.result());
-        }
-        if took < SLICE_TARGET / 2 {
-            slice = slice.saturating_mul(2).min(1 << 32);
-        } else if took > SLICE_TARGET * 2 {
-            slice = (slice / 2).max(1);
-        }
-    }
-}
-
 /// Runs scenario TOML `text` and returns the result as a dict. `seed` overrides the scenario's
 /// seed; `replication` selects an independent set of random streams. The run advances in slices
-/// of about 50 ms of wall time; between slices pending signals are checked (a Ctrl-C stops the
-/// run within a fraction of a second, whatever its simulated duration) and, with `progress`,
-/// `progress(fraction_of_simulated_time_done)` is called (with the GIL held; an exception raised
-/// there stops the run). Slicing does not change the result. A panic inside the simulator (a
-/// bug) raises `SimulationError`, an ordinary `Exception`.
+/// of about 50 ms of wall time (`airtcp_core::guard`); between slices pending signals are
+/// checked (a Ctrl-C stops the run within a fraction of a second, whatever its simulated
+/// duration) and, with `progress`, `progress(fraction_of_simulated_time_done)` is called (with
+/// the GIL held; an exception raised there stops the run). `max_wall_s` and `max_memory` (bytes)
+/// stop a run projected to take longer, or using more memory, with `RunLimitError`. Slicing does
+/// not change the result. A panic inside the simulator (a bug) raises `SimulationError`, an
+/// ordinary `Exception`.
 #[pyfunction]
-#[pyo3(signature = (text, source = "<string>", base_dir = None, seed = None, replication = 0, progress = None))]
+#[pyo3(signature = (text, source = "<string>", base_dir = None, seed = None, replication = 0, progress = None, max_wall_s = None, max_memory = None))]
+#[allow(clippy::too_many_arguments)]
 fn run(
     py: Python<'_>,
     text: &str,
@@ -127,12 +101,15 @@ fn run(
     seed: Option<u64>,
     replication: u64,
     progress: Option<Py<PyAny>>,
+    max_wall_s: Option<f64>,
+    max_memory: Option<u64>,
 ) -> PyResult<Py<PyAny>> {
     let config = parse(py, text, source, base_dir)?;
     let seed = seed.unwrap_or(config.seed);
+    let limits = guard::Limits { max_wall_s, max_memory_bytes: max_memory };
     let outcome = py.detach(|| {
         catch_unwind(AssertUnwindSafe(|| {
-            run_sliced(&config, seed, replication, |fraction| {
+            guard::run_guarded(&config, seed, replication, limits, |fraction| {
                 Python::attach(|py| -> PyResult<()> {
                     py.check_signals()?;
                     if let Some(callback) = &progress {
@@ -144,10 +121,18 @@ fn run(
         }))
     });
     let result = match outcome {
-        Ok(result) => result?,
+        Ok(Ok(result)) => result,
+        Ok(Err(guard::Stop::Caller(e))) => return Err(e),
+        Ok(Err(guard::Stop::Limit(message))) => return Err(RunLimitError::new_err(message)),
         Err(payload) => return Err(SimulationError::new_err(panic_message(payload.as_ref()))),
     };
     Ok(pythonize::pythonize(py, &result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?.unbind())
+}
+
+/// Physical memory of the machine in bytes (None where unknown).
+#[pyfunction]
+fn physical_memory() -> Option<u64> {
+    guard::physical_memory_bytes()
 }
 
 /// The names the core exposes as constants: TCP variants (`tcp::Variant::ALL`) and scheme types
@@ -168,6 +153,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__release__", airtcp_core::VERSION)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add("SimulationError", m.py().get_type::<SimulationError>())?;
+    m.add("RunLimitError", m.py().get_type::<RunLimitError>())?;
+    m.add_function(wrap_pyfunction!(physical_memory, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(read_scenario, m)?)?;

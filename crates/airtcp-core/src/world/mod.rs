@@ -157,6 +157,8 @@ pub struct World {
     pub(crate) sched: Scheduler<Event>,
     pub(crate) packets: PacketPool,
     pub(crate) nodes: Vec<Node>,
+    /// Static routes, computed per node on demand (`net::routing`).
+    pub(crate) routes: crate::net::routing::StaticRoutes,
     pub(crate) channels: Vec<Channel>,
     pub(crate) agents: Vec<Agent>,
     pub(crate) flows: Vec<Flow>,

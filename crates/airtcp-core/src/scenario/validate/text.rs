@@ -55,6 +55,25 @@ pub fn decode_text(bytes: &[u8], source: &str) -> Result<String, ScenarioError> 
     }
 }
 
+/// Largest trace file read (bytes): a trace of tens of millions of entries; `/dev/zero`, a pipe
+/// or a huge log given by mistake fails at once instead of filling memory.
+pub const MAX_TRACE_BYTES: u64 = 128 << 20;
+
+/// Reads a UTF-8 text file of at most `max` bytes; the error says why not (for a field message).
+pub(super) fn read_capped(path: &Path, max: u64) -> Result<String, String> {
+    if path.is_dir() {
+        return Err(format!("cannot read {}: it is a directory", path.display()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > max {
+        return Err(format!("{} is larger than {} MiB: not a trace file", path.display(), max >> 20));
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| format!("{} is not UTF-8 text (at byte {})", path.display(), e.utf8_error().valid_up_to()))
+}
+
 /// Reads a scenario file: at most [`MAX_SCENARIO_BYTES`], decoded by [`decode_text`].
 pub fn read_text(path: &Path) -> Result<String, ScenarioError> {
     let source = path.display().to_string();
@@ -121,5 +140,6 @@ mod tests {
         assert!(message(read_text(Path::new("/"))).contains("directory"));
         assert!(message(read_text(Path::new("/dev/zero"))).contains("larger than"));
         assert!(message(read_text(Path::new("/nonexistent/x.toml"))).contains("cannot read"));
+        assert!(read_capped(Path::new("/dev/zero"), MAX_TRACE_BYTES).unwrap_err().contains("larger than 128 MiB"));
     }
 }
