@@ -73,9 +73,12 @@ pub(super) fn join(parent: &str, child: &str) -> String {
     }
 }
 
+/// Longest name of a node, link or flow (characters): names appear in every table and message.
+const MAX_NAME_CHARS: usize = 200;
+
 /// Whether `name` is a valid identifier for nodes, links and flows.
 fn valid_name(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
+    !name.is_empty() && name.len() <= MAX_NAME_CHARS && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
 }
 
 struct Validator<'a> {
@@ -181,7 +184,11 @@ impl Validator<'_> {
     /// Checks that names are valid and unique within their list.
     fn check_name(&mut self, name: &str, path: &str, seen: &mut BTreeMap<String, String>) {
         if !valid_name(name) {
-            self.errs.push(path, Some(format!("{name:?}")), "a name may contain only letters, digits, '_', '-' and '.'");
+            self.errs.push(
+                path,
+                Some(format!("{name:?}")),
+                "a name may contain only letters, digits, '_', '-' and '.' (at most 200 characters)",
+            );
         } else if let Some(first) = seen.get(name) {
             self.errs.push(path, Some(format!("{name:?}")), format!("duplicate name (already used by {first})"));
         } else {
