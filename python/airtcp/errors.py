@@ -67,6 +67,10 @@ class SimulationError(Exception):
             "this is a bug in airtcp, please report it with the scenario"
         )
 
+    def __reduce__(self):
+        # picklable with its fields (a pool worker's error crosses to the parent)
+        return (type(self), (self.scenario, self.seed, self.replication, self.detail))
+
 
 class RunLimitError(UserError):
     """A run stopped at a resource limit (its projected wall time, or its memory): the message

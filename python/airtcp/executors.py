@@ -25,7 +25,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from .errors import UserError
+from .errors import RunLimitError, SimulationError, UserError
 from .store import decode_result, encode_result
 
 
@@ -59,13 +59,16 @@ class TaskResult:
 def execute(task: Task) -> TaskResult:
     """Runs one task (in whatever process the executor chose)."""
     from . import _core
-
-    start = time.perf_counter()
     from .run import default_max_memory
 
-    raw = _core.run(
-        task.toml, task.source, task.base_dir, task.seed, task.replication, None, None, default_max_memory()
-    )
+    memory = default_max_memory()
+    start = time.perf_counter()
+    try:
+        raw = _core.run(task.toml, task.source, task.base_dir, task.seed, task.replication, None, None, memory)
+    except _core.SimulationError as e:
+        raise SimulationError(task.source, task.seed, task.replication, str(e.args[0] if e.args else e)) from None
+    except _core.RunLimitError as e:
+        raise RunLimitError(f"{task.source} (seed {task.seed}, replication {task.replication}): {e}") from None
     wall = time.perf_counter() - start
     return TaskResult(task.key, encode_result(raw), wall, _core.__version__)
 
