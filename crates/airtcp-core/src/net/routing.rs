@@ -73,6 +73,9 @@ pub struct StaticRoutes {
     rows: Vec<Option<Box<[Option<Route>]>>>,
     /// Routes to untracked destinations, computed one at a time.
     extra: std::collections::HashMap<(u32, u32), Option<Route>>,
+    /// Small networks (up to 2,048 nodes): every table computed at once, `dense[node * n + d]`
+    /// (one load per lookup on the forwarding path, as before on-demand tables).
+    dense: Option<Vec<Option<Route>>>,
 }
 
 impl StaticRoutes {
@@ -102,8 +105,20 @@ impl StaticRoutes {
                 tracked.push(d);
             }
         }
-        let overrides = overrides.into_iter().map(|(n, d, r)| ((n.0, d.0), r)).collect();
+        let overrides: std::collections::HashMap<(u32, u32), Route> =
+            overrides.into_iter().map(|(n, d, r)| ((n.0, d.0), r)).collect();
+        let dense = (node_count <= DENSE_NODES).then(|| {
+            let mut flat = Vec::with_capacity(node_count * node_count);
+            for src in 0..node_count {
+                flat.extend(from_source(src, node_count, &edges, &adjacency, metric));
+            }
+            for (&(n, d), &r) in &overrides {
+                flat[n as usize * node_count + d as usize] = Some(r);
+            }
+            flat
+        });
         StaticRoutes {
+            dense,
             n: node_count,
             edges,
             adjacency,
@@ -119,6 +134,9 @@ impl StaticRoutes {
     /// The route of `node` towards `destination` (`None`: unreachable, or `node` itself).
     #[inline]
     pub fn route(&mut self, node: NodeId, destination: NodeId) -> Option<Route> {
+        if let Some(dense) = &self.dense {
+            return dense[node.0 as usize * self.n + destination.0 as usize];
+        }
         let slot = self.slot_of[destination.0 as usize];
         if slot != NO_SLOT
             && let Some(row) = &self.rows[node.0 as usize]
@@ -152,7 +170,7 @@ impl StaticRoutes {
 
     /// Entries held (rows of tracked destinations plus single entries): what the tables cost.
     pub fn entries(&self) -> usize {
-        self.rows.iter().flatten().map(|r| r.len()).sum::<usize>() + self.extra.len()
+        self.dense.as_ref().map_or(0, Vec::len) + self.rows.iter().flatten().map(|r| r.len()).sum::<usize>() + self.extra.len()
     }
 }
 
@@ -222,6 +240,8 @@ mod tests {
             let over = Route { iface: edges[0].iface, next_hop: edges[0].to };
             for tracked in [vec![NodeId(2), NodeId(5)], (0..13).map(NodeId).collect()] {
                 let mut r = StaticRoutes::new(13, edges.clone(), metric, [(edges[0].from, NodeId(9), over)], tracked);
+                let dense = r.dense.take().expect("a small network is dense");
+                assert_eq!(dense.len(), 13 * 13);
                 r.slot_of.iter_mut().enumerate().for_each(|(i, s)| {
                     if i % 2 == 1 {
                         *s = NO_SLOT; // exercise the untracked path too
@@ -231,6 +251,7 @@ mod tests {
                     for d in 0..13u32 {
                         let want = if (n, d) == (edges[0].from.0, 9) { Some(over) } else { all[n as usize][d as usize] };
                         assert_eq!(r.route(NodeId(n), NodeId(d)), want, "{n} -> {d}");
+                        assert_eq!(dense[n as usize * 13 + d as usize], want, "dense {n} -> {d}");
                     }
                 }
             }
