@@ -43,6 +43,7 @@ rust-test:
 	cargo test --workspace --exclude airtcp-py --release
 
 py-test: build
+	cargo build --release -p airtcp-cli  # airtcp-sim, which tests/test_safety_*.py run too
 	$(BIN)/pytest -q
 
 # Every study in quick mode (the issue's CI job), computed afresh (--no-store: a core changed

@@ -77,7 +77,8 @@ def test_tcp_flows_have_flat_tcp_columns_and_series():
 def test_progress_callback_follows_simulated_time_and_changes_nothing(example_path):
     seen = []
     with_progress = airtcp.run(example_path, seed=2, progress=seen.append)
-    assert len(seen) == 200 and seen == sorted(seen) and seen[-1] == 1.0
+    # called between slices of about 50 ms of wall time (tests/test_safety_run.py)
+    assert len(seen) >= 2 and seen == sorted(seen) and seen[-1] == 1.0
     assert with_progress.raw == airtcp.run(example_path, seed=2).raw
 
 

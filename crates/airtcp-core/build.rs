@@ -1,5 +1,7 @@
 //! Embeds a fingerprint of the simulator's sources: `AIRTCP_SOURCE_HASH`, a 64-bit FNV-1a hash of
-//! every file under `src/` (relative path and contents, in sorted order).
+//! every file under `src/` (relative path and contents, in sorted order), of the crate's
+//! `Cargo.toml` and of the workspace's `Cargo.lock` (a dependency update, e.g. of the random
+//! number generator, can change results as surely as a source edit).
 //!
 //! The version the core reports is `<crate version>+src.<hash>`, so a results store keyed by
 //! version never hands back results computed by a different simulator, even between releases.
@@ -25,6 +27,14 @@ fn main() {
     let mut list = Vec::new();
     files(&root.join("src"), &mut list);
     list.sort();
+    // Cargo.lock sits at the workspace root (two levels up); a crate built outside the workspace
+    // (from a package) has none, and its Cargo.toml pins what it can.
+    for extra in [root.join("Cargo.toml"), root.join("../../Cargo.lock")] {
+        if extra.exists() {
+            println!("cargo:rerun-if-changed={}", extra.display());
+            list.push(extra);
+        }
+    }
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     let mut feed = |bytes: &[u8]| {
         for &b in bytes {
@@ -33,7 +43,12 @@ fn main() {
         }
     };
     for p in &list {
-        let rel = p.strip_prefix(root).unwrap_or(p).to_string_lossy().replace('\\', "/");
+        // the path relative to the crate; the workspace's Cargo.lock by its name alone, so the
+        // fingerprint does not depend on where the checkout lives
+        let rel = match p.strip_prefix(root) {
+            Ok(rel) => rel.to_string_lossy().replace('\\', "/"),
+            Err(_) => p.file_name().map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+        };
         feed(rel.as_bytes());
         feed(&[0]);
         feed(&fs::read(p).unwrap_or_default());

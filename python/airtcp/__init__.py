@@ -9,7 +9,7 @@
 
 from . import plot, trace
 from ._core import __version__
-from .errors import FieldError, ScenarioError
+from .errors import ArgumentError, FieldError, RunLimitError, ScenarioError, SimulationError, UserError
 from .result import RunResult
 from .run import run
 from .scenario import Scenario
@@ -17,14 +17,18 @@ from .store import Store
 from .sweeps import Sweep, SweepError, SweepResult, sweep
 
 __all__ = [
+    "ArgumentError",
     "FieldError",
+    "RunLimitError",
     "RunResult",
     "Scenario",
     "ScenarioError",
+    "SimulationError",
     "Store",
     "Sweep",
     "SweepError",
     "SweepResult",
+    "UserError",
     "__version__",
     "plot",
     "run",

@@ -19,6 +19,8 @@ with status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sys
 from pathlib import Path
 
@@ -26,7 +28,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from . import __version__
-from .errors import ScenarioError, UserError
+from .errors import ScenarioError, SimulationError, UserError
+from .outputs import atomic_path, check_output_file
 from .registry import LISTS
 from .run import run
 from .scenario import Scenario
@@ -34,6 +37,8 @@ from .tables import extra_tables, flows_table, links_table, summary_line, tcp_ta
 from .trace import capture_into, capture_lines, check_trace_path, trace_on, write_trace
 
 EXIT_USAGE = 2
+DEFAULT_MAX_WALL_S = 86_400.0  # `airtcp run` refuses a run projected to take over a day
+EXIT_SOFTWARE = 70  # sysexits.h EX_SOFTWARE: the simulator failed (a bug), not the user
 
 
 class UsageError(Exception):
@@ -41,15 +46,23 @@ class UsageError(Exception):
 
 
 def _cmd_run(args: argparse.Namespace, out: Console) -> int:
-    if args.out is not None and Path(args.out).suffix not in (".json", ".csv"):
-        raise UsageError(f"--out {args.out}: the file name must end in .json or .csv")
+    if args.out is not None:
+        check_output_file(args.out, "--out", (".json", ".csv"))  # before the run, not after it
     scenario = Scenario.from_toml(args.file)
     if args.pcap is not None:
         capture_into(scenario, args.pcap)
     if args.trace is not None:
         check_trace_path(args.trace)
         trace_on(scenario)
-    result = run(scenario, seed=args.seed, replication=args.replication, progress=True)
+    memory = None if args.max_memory == 0 else (args.max_memory << 20 if args.max_memory else "default")
+    result = run(
+        scenario,
+        seed=args.seed,
+        replication=args.replication,
+        progress=True,
+        max_wall_s=args.max_wall or None,
+        max_memory=memory,
+    )
     out.print(summary_line(result))
     out.print(flows_table(result))
     tcp = tcp_table(result)
@@ -66,12 +79,24 @@ def _cmd_run(args: argparse.Namespace, out: Console) -> int:
         )
     if args.out is not None:
         path = Path(args.out)
-        if path.suffix == ".json":
-            result.to_json(path)
-        else:
-            result.to_csv(path)
+        with atomic_path(path) as tmp:
+            if path.suffix.lower() == ".json":
+                result.to_json(tmp)
+            else:
+                result.to_csv(tmp)
         out.print(f"results written to {path}")
     return 0
+
+
+def seed_type(text: str) -> int:
+    """An argparse type for seeds and replication indices: an integer from 0 to 2**64 - 1."""
+    try:
+        n = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer (from 0 to 2**64 - 1)") from None
+    if not 0 <= n < 2**64:
+        raise argparse.ArgumentTypeError(f"{text} is out of range: give an integer from 0 to 2**64 - 1")
+    return n
 
 
 def _cmd_validate(args: argparse.Namespace, out: Console) -> int:
@@ -128,8 +153,8 @@ def build_parser() -> argparse.ArgumentParser:
         "The same scenario and seed always give the same numbers.",
     )
     r.add_argument("file", help="scenario file (TOML)")
-    r.add_argument("--seed", type=int, help="override the scenario's master seed")
-    r.add_argument("--replication", type=int, default=0, help="replication index (independent random streams)")
+    r.add_argument("--seed", type=seed_type, help="override the scenario's master seed")
+    r.add_argument("--replication", type=seed_type, default=0, help="replication index (independent random streams)")
     r.add_argument("--out", help="also write results to a .json (everything) or .csv (flow table) file")
     r.add_argument(
         "--pcap",
@@ -141,6 +166,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--trace",
         metavar="FILE",
         help="write the event trace (.csv or .parquet): as [outputs.trace] says, or every event",
+    )
+    r.add_argument(
+        "--max-wall",
+        type=float,
+        default=DEFAULT_MAX_WALL_S,
+        metavar="SECONDS",
+        help="stop a run projected (after 2 s) to take longer than this (default: one day; 0: no limit)",
+    )
+    r.add_argument(
+        "--max-memory",
+        type=int,
+        metavar="MIB",
+        help="stop a run whose memory passes this many MiB (default: 80%% of the machine's memory; 0: no limit)",
     )
     r.set_defaults(handler=_cmd_run)
 
@@ -193,6 +231,14 @@ def main(argv: list[str] | None = None) -> int:
         for line in str(e).splitlines():
             print(f"airtcp: {line}", file=sys.stderr)
         return EXIT_USAGE
+    except SimulationError as e:
+        print(f"airtcp: {e}", file=sys.stderr)
+        return EXIT_SOFTWARE
+    except BrokenPipeError:
+        # the reader went away (`airtcp ... | head`): nothing left to say; keep Python quiet at exit
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         note = getattr(args, "interrupt_note", None)
         print("airtcp: interrupted" + (f"; {note}" if note else ""), file=sys.stderr)

@@ -16,6 +16,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from .outputs import OutputError, atomic_path, check_output_dir
+
 ENV_STORE = "AIRTCP_STORE"
 
 
@@ -162,6 +164,8 @@ def _cmd_sweep(args: argparse.Namespace, out: Console) -> int:
             raise SweepError(f"--param {path} is given twice")
         params[path] = values
     labels = _pairs(args.label, "--label")
+    if args.out:
+        check_output_dir(args.out, "--out")  # before the runs, not after them
     scenario = Scenario.from_toml(args.file)
     base = str(scenario.data.get("name") or Path(args.file).stem)
     name = args.name or default_sweep_name(base, params, args.reps, args.seed)
@@ -222,6 +226,7 @@ def _cmd_reproduce(args: argparse.Namespace, out: Console) -> int:
     from .studies import load_many
 
     load_many(args.studies)  # unknown names: exit 2 before any set-up
+    check_output_dir(args.out, "--out")  # before the runs, not after them
     mode = "quick" if args.quick else "full"
     store, executor, started, startup = _open_store_and_executor(args)
     try:
@@ -310,10 +315,21 @@ def _cmd_store_export(args: argparse.Namespace, out: Console) -> int:
             )
     path = _existing_store(args)
     target = Path(args.csv or args.parquet)
+    if target.is_dir():
+        raise OutputError(f"{'--csv' if args.csv else '--parquet'} {target}: is a folder; give a file name")
+    check_output_dir(target.parent, "--csv" if args.csv else "--parquet")
     with Store(path) as st:
         df = st.export(args.table, args.sweep)
     target.parent.mkdir(parents=True, exist_ok=True)
-    if args.csv:
+    with atomic_path(target) as tmp:
+        _write_export(df, tmp, csv=bool(args.csv))
+    out.print(f"{len(df)} rows ({args.table}) written to {target}")
+    return 0
+
+
+def _write_export(df, target: Path, *, csv: bool) -> None:
+    """Writes the exported table as CSV or Parquet."""
+    if csv:
         df.to_csv(target, index=False)
     else:
         # Columns mixing types (e.g. a grid value that is a number in one sweep and text in
@@ -323,8 +339,28 @@ def _cmd_store_export(args: argparse.Namespace, out: Console) -> int:
             if len(kinds) > 1 and not kinds <= {int, float}:
                 df[col] = df[col].map(lambda v: None if v is None or v != v else str(v))
         df.to_parquet(target, index=False)
-    out.print(f"{len(df)} rows ({args.table}) written to {target}")
-    return 0
+
+
+def _cmd_store_verify(args: argparse.Namespace, out: Console) -> int:
+    from rich.markup import escape
+
+    from .store import Store
+
+    path = _existing_store(args)
+    with Store(path) as st:
+        report = st.verify(delete_damaged=args.delete_damaged)
+    out.print(f"{path}: SQLite integrity check: {escape(report.sqlite)}")
+    legacy = f" ({report.unchecked} stored before checksums: decoded, not verifiable)" if report.unchecked else ""
+    out.print(f"{report.checked} stored results read, {len(report.damaged)} damaged{legacy}")
+    for key, problem in report.damaged[:50]:
+        out.print(f"  damaged: run {key[:16]}: {escape(problem)}")
+    if len(report.damaged) > 50:
+        out.print(f"  ... and {len(report.damaged) - 50} more")
+    if report.deleted:
+        out.print(f"{report.deleted} damaged runs deleted; they are computed again when next needed")
+    elif report.damaged:
+        out.print("remove them with: airtcp store verify --delete-damaged")
+    return 0 if report.ok or (report.deleted and report.sqlite == "ok") else 1
 
 
 def _cmd_store_info(args: argparse.Namespace, out: Console) -> int:
@@ -333,6 +369,8 @@ def _cmd_store_info(args: argparse.Namespace, out: Console) -> int:
     path = _existing_store(args)
     with Store(path) as st:
         out.print(f"{path}: {st.count()} runs")
+        if not st.integrity_ok():
+            out.print("  SQLite integrity check FAILED: run `airtcp store verify` for details")
         for name in st.sweeps():
             out.print(f"  sweep {name}")
     return 0
@@ -444,3 +482,14 @@ def register(sub: Any) -> None:
     )
     info.add_argument("--store", metavar="FILE", help="the store")
     info.set_defaults(handler=_cmd_store_info)
+    ver = st_sub.add_parser(
+        "verify",
+        help="check every stored result against its checksum",
+        description="Runs SQLite's integrity check on the store, then reads every stored result and checks "
+        "its SHA-256 checksum (written with it), that it decodes, and that it is the run its row says. Exit "
+        "status 1 if anything is damaged; --delete-damaged removes the damaged runs (the next sweep that needs "
+        "them computes them again).",
+    )
+    ver.add_argument("--store", metavar="FILE", help="the store")
+    ver.add_argument("--delete-damaged", action="store_true", help="delete the damaged runs")
+    ver.set_defaults(handler=_cmd_store_verify)

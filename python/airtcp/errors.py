@@ -41,3 +41,38 @@ class ScenarioError(ValueError):
         self.source = source
         self.errors = errors
         super().__init__("\n".join(f"{source}: {e}" for e in errors))
+
+
+class ArgumentError(UserError, TypeError, ValueError):
+    """An argument of an ``airtcp`` function has the wrong type or value; the message names the
+    argument, what was given and what is allowed. It is a ``TypeError`` and a ``ValueError`` too,
+    so code catching either keeps working."""
+
+
+class SimulationError(Exception):
+    """A valid scenario failed while running: a bug in the simulator, never a user mistake.
+
+    ``scenario`` names the scenario (file or name), ``seed`` and ``replication`` say which run,
+    ``detail`` is the simulator's own message. An ordinary ``Exception`` (``except Exception``
+    catches it), unlike the ``BaseException`` a raw Rust panic would be."""
+
+    def __init__(self, scenario: str, seed: int | None, replication: int, detail: str):
+        self.scenario = scenario
+        self.seed = seed
+        self.replication = replication
+        self.detail = detail
+        shown = "the scenario's seed" if seed is None else f"seed {seed}"
+        super().__init__(
+            f"{scenario}: the simulator failed ({shown}, replication {replication}): {detail}; "
+            "this is a bug in airtcp, please report it with the scenario"
+        )
+
+    def __reduce__(self):
+        # picklable with its fields (a pool worker's error crosses to the parent)
+        return (type(self), (self.scenario, self.seed, self.replication, self.detail))
+
+
+class RunLimitError(UserError):
+    """A run stopped at a resource limit (its projected wall time, or its memory): the message
+    says what was measured and how to raise the limit (``max_wall_s=``, ``max_memory=``, or
+    ``--max-wall``/``--max-memory`` on the command line)."""

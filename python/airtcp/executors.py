@@ -25,7 +25,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from .errors import UserError
+from .errors import RunLimitError, SimulationError, UserError
 from .store import decode_result, encode_result
 
 
@@ -59,9 +59,16 @@ class TaskResult:
 def execute(task: Task) -> TaskResult:
     """Runs one task (in whatever process the executor chose)."""
     from . import _core
+    from .run import default_max_memory
 
+    memory = default_max_memory()
     start = time.perf_counter()
-    raw = _core.run(task.toml, task.source, task.base_dir, task.seed, task.replication)
+    try:
+        raw = _core.run(task.toml, task.source, task.base_dir, task.seed, task.replication, None, None, memory)
+    except _core.SimulationError as e:
+        raise SimulationError(task.source, task.seed, task.replication, str(e.args[0] if e.args else e)) from None
+    except _core.RunLimitError as e:
+        raise RunLimitError(f"{task.source} (seed {task.seed}, replication {task.replication}): {e}") from None
     wall = time.perf_counter() - start
     return TaskResult(task.key, encode_result(raw), wall, _core.__version__)
 
@@ -69,6 +76,27 @@ def execute(task: Task) -> TaskResult:
 def _ignore_sigint() -> None:
     """Pool workers leave Ctrl-C to the parent, which stops the sweep cleanly (no tracebacks)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: How often a pool worker checks that its parent is alive (seconds).
+PARENT_POLL_S = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    """Ends this process as soon as ``parent`` is gone: a sweep killed with ``kill -9`` (or by
+    the out-of-memory killer) gets no chance to stop its pool, and its workers would otherwise
+    live on, each holding a run's memory. Once the parent dies the worker is re-parented, so
+    ``os.getppid()`` changes; polling it is portable across POSIX systems and, unlike Linux's
+    ``PR_SET_PDEATHSIG``, not fooled by the death of the parent's *thread* that started it."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_S)
+    os._exit(1)
+
+
+def _worker_init(parent: int) -> None:
+    """Initialiser of local pool workers: Ctrl-C left to the parent, and death with the parent."""
+    _ignore_sigint()
+    threading.Thread(target=_watch_parent, args=(parent,), name="airtcp-parent-watch", daemon=True).start()
 
 
 class ExecutorError(UserError, RuntimeError):
@@ -126,7 +154,9 @@ class LocalExecutor(Executor):
         if self._pool is None:
             # "spawn": workers start clean (no copy of the parent's threads, e.g. the progress bar's).
             ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx, initializer=_ignore_sigint)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers, mp_context=ctx, initializer=_worker_init, initargs=(os.getpid(),)
+            )
         return self._pool
 
     def map_unordered(self, tasks: Iterable[Task]) -> Iterator[TaskResult]:

@@ -150,8 +150,13 @@ def reproduce(
 
 
 def safe_name(name: str) -> str:
-    """A folder name for a sweep (letters, digits, '-', '_', '.')."""
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "sweep"
+    """A folder name for a sweep (letters, digits, '-', '_', '.'), never ``.``, ``..`` or hidden:
+    a name never becomes a path outside the output folder.
+
+    >>> safe_name(".."), safe_name("../../etc/x"), safe_name("a b/c")
+    ('sweep', 'etc-x', 'a-b-c')
+    """
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.") or "sweep"
 
 
 def sweep_record(

@@ -20,6 +20,7 @@ Python, the CLI and Rust report identical errors.
 from __future__ import annotations
 
 import copy
+import datetime
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,8 @@ from typing import Any
 import tomli_w
 
 from . import _core
-from .errors import FieldError, ScenarioError
+from .arguments import check_path, check_seed, check_text, shown, time_text, toml_value
+from .errors import ArgumentError, FieldError, ScenarioError
 
 _LIST_SECTIONS = ("nodes", "links", "flows", "schemes")
 
@@ -60,6 +62,24 @@ def to_scenario_error(exc: Exception, source: str) -> ScenarioError:
     return ScenarioError(source, [FieldError(e["path"], e.get("value"), e["message"]) for e in errors])
 
 
+_TOO_DEEP = "the scenario is nested too deeply (tables or arrays inside each other hundreds of levels deep)"
+
+
+def _time_arg(name: str, value: Any) -> Any:
+    """A time argument: a string with a unit, or a ``datetime.timedelta``."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, datetime.timedelta):
+        return time_text(value)
+    raise ArgumentError(f'{name} = {shown(value)}: expected a time such as "30s" or a datetime.timedelta')
+
+
+def _check_dotted(path: Any) -> None:
+    """A dotted field path: a non-empty string without empty parts."""
+    if not isinstance(path, str) or not path or any(part == "" for part in path.split(".")):
+        raise ArgumentError(f'path = {shown(path)}: expected a dotted field path such as "links.bottleneck.delay"')
+
+
 class Scenario:
     """A scenario under construction: nodes, links, flows and settings.
 
@@ -79,38 +99,62 @@ class Scenario:
     ):
         self.data: dict[str, Any] = {}
         if name is not None:
-            self.data["name"] = name
-        sim = _clean({"duration": duration, "seed": seed, "warmup": warmup})
+            self.data["name"] = check_text("name", name)
+        sim = _clean(
+            {
+                "duration": _time_arg("duration", duration),
+                "seed": None if seed is None else check_seed("seed", seed),
+                "warmup": _time_arg("warmup", warmup),
+            }
+        )
         if sim:
             self.data["simulation"] = sim
-        self.base_dir = Path(base_dir) if base_dir is not None else None
-        self.source = source
+        self.base_dir = check_path("base_dir", base_dir) if base_dir is not None else None
+        self.source = check_text("source", source)
 
     # -- loading ---------------------------------------------------------------------------
     @classmethod
     def from_dict(cls, data: dict, *, base_dir: str | Path | None = None, source: str = "<dict>") -> Scenario:
         """A scenario from a dictionary shaped like the TOML file (deep-copied)."""
+        if not isinstance(data, dict):
+            raise ArgumentError(f"data = {shown(data)}: expected a dict shaped like the TOML file")
         sc = cls(base_dir=base_dir, source=source)
-        sc.data = copy.deepcopy(data)
+        try:
+            sc.data = copy.deepcopy(data)
+        except RecursionError:
+            raise ScenarioError(source, [FieldError("", None, _TOO_DEEP)]) from None
         return sc
 
     @classmethod
     def from_toml(cls, path: str | Path) -> Scenario:
-        """Loads a scenario file; syntax errors raise :class:`ScenarioError` naming the file."""
-        path = Path(path)
+        """Loads a scenario file; syntax errors raise :class:`ScenarioError` naming the file, with
+        the line and column in it. The file is read as every airtcp tool reads it (the same code
+        as ``airtcp-sim``): UTF-8, an optional UTF-8 byte-order mark skipped, any other encoding
+        refused with a message saying how to fix it, at most 64 MiB."""
+        path = check_path("path", path)
         try:
-            text = path.read_text()
-        except OSError as e:
-            raise ScenarioError(str(path), [FieldError("", None, f"cannot read the file: {e.strerror}")]) from None
+            text = _core.read_scenario(str(path))
+        except _core.ScenarioError as e:
+            raise to_scenario_error(e, str(path)) from None
         return cls.from_toml_string(text, base_dir=path.parent, source=str(path))
 
     @classmethod
     def from_toml_string(cls, text: str, *, base_dir: str | Path | None = None, source: str = "<string>") -> Scenario:
-        """A scenario from TOML text."""
+        """A scenario from TOML text (a leading byte-order mark is skipped, as in files). Syntax is
+        checked by the simulator's own parser, so errors give the line and column in ``text``."""
+        check_text("text", text, empty=True)
+        source = check_text("source", source)
+        text = text.removeprefix("\ufeff")
+        try:
+            _core.check_syntax(text, source)
+        except _core.ScenarioError as e:
+            raise to_scenario_error(e, source) from None
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise ScenarioError(source, [FieldError("", None, f"not valid TOML: {e}")]) from None
+        except RecursionError:
+            raise ScenarioError(source, [FieldError("", None, _TOO_DEEP)]) from None
         return cls.from_dict(data, base_dir=base_dir, source=source)
 
     # -- building --------------------------------------------------------------------------
@@ -223,6 +267,8 @@ class Scenario:
         Missing intermediate tables are created, unless ``create`` is false (then only the last
         key may be new, and a path through a missing table raises ``KeyError``: what sweeps use,
         so that a mistyped path is an error rather than a new table)."""
+        _check_dotted(path)
+        value = toml_value(value, path)
         parent, key = self._walk(path, create=create)
         if not isinstance(parent, dict):
             raise KeyError(f"{path}: cannot set a key inside a non-table value")
@@ -232,6 +278,7 @@ class Scenario:
         """The value at a dotted path (see :meth:`set`): a value, a table, or a whole list entry
         (``get("flows.dl1")`` and ``get("flows.0")`` return the flow's table; changing it changes
         the scenario)."""
+        _check_dotted(path)
         try:
             parent, key = self._walk(path, create=False)
             if not isinstance(parent, dict) or key not in parent:
@@ -259,8 +306,13 @@ class Scenario:
         return copy.deepcopy(self.data)
 
     def to_toml(self) -> str:
-        """The scenario as TOML text."""
-        return tomli_w.dumps(_clean(self.data))
+        """The scenario as TOML text. Values TOML cannot hold directly are converted (numpy
+        scalars, ``timedelta``, tuples: see :func:`airtcp.arguments.toml_value`); others raise
+        :class:`airtcp.ArgumentError` naming the field."""
+        try:
+            return tomli_w.dumps(toml_value(_clean(self.data), ""))
+        except RecursionError:
+            raise ScenarioError(self.source, [FieldError("", None, _TOO_DEEP)]) from None
 
     def _core_args(self) -> tuple[str, str, str | None]:
         base = str(self.base_dir) if self.base_dir is not None else None
@@ -274,11 +326,11 @@ class Scenario:
         except _core.ScenarioError as e:
             raise to_scenario_error(e, self.source) from None
 
-    def run(self, seed: int | None = None, replication: int = 0):
+    def run(self, seed: int | None = None, replication: int = 0, progress: Any = False):
         """Runs the scenario (see :func:`airtcp.run`)."""
         from .run import run
 
-        return run(self, seed=seed, replication=replication)
+        return run(self, seed=seed, replication=replication, progress=progress)
 
     def _repr_html_(self) -> str:
         from .notebook import scenario_html

@@ -28,13 +28,15 @@ the file on a local disk: SQLite's WAL mode must not be used on a network file s
 from __future__ import annotations
 
 import datetime as _dt
+import functools
+import hashlib
 import json
 import os
 import socket
 import sqlite3
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +87,10 @@ class StoreError(UserError, RuntimeError):
     """The store cannot be opened or is not an airtcp store."""
 
 
+class DamagedResultError(StoreError):
+    """A stored result is damaged (its checksum does not match, or it cannot be decoded)."""
+
+
 @dataclass
 class RunRecord:
     """One stored run."""
@@ -100,19 +106,92 @@ class RunRecord:
     blob: bytes | None = None  # the encoded result, when the worker already encoded it
 
 
+# Stored results carry a checksum: MAGIC, then the SHA-256 of the compressed JSON, then the
+# compressed JSON. Results stored before checksums (plain zlib, starting 0x78) are still read.
+_MAGIC = b"ATR1"
+_DIGEST = 32
+
+
 def encode_result(raw: dict) -> bytes:
     """The stored form of a result: zlib-compressed JSON (json keeps floats exact, since repr
-    round-trips, and writes NaN/inf as NaN/Infinity, which it reads back)."""
-    return zlib.compress(json.dumps(raw, separators=(",", ":")).encode(), 3)
+    round-trips, and writes NaN/inf as NaN/Infinity, which it reads back), preceded by a magic
+    tag and the SHA-256 of the compressed bytes, verified on every read."""
+    payload = zlib.compress(json.dumps(raw, separators=(",", ":")).encode(), 3)
+    return _MAGIC + hashlib.sha256(payload).digest() + payload
+
+
+def check_blob(blob: bytes) -> str | None:
+    """What is wrong with a stored result (``None`` if nothing): a checksum mismatch, or for a
+    result stored before checksums, bytes that do not decompress to JSON."""
+    if not isinstance(blob, bytes | memoryview):
+        return f"not a result (a {type(blob).__name__} value)"
+    blob = bytes(blob)
+    if blob.startswith(_MAGIC):
+        digest, payload = blob[len(_MAGIC) : len(_MAGIC) + _DIGEST], blob[len(_MAGIC) + _DIGEST :]
+        if hashlib.sha256(payload).digest() != digest:
+            return "checksum mismatch (the stored bytes were changed after they were written)"
+        return None
+    try:
+        json.loads(zlib.decompress(blob))
+    except (zlib.error, ValueError) as e:
+        return f"not readable ({e})"
+    return None
 
 
 def decode_result(blob: bytes) -> dict:
-    """The inverse of :func:`encode_result`."""
-    return json.loads(zlib.decompress(blob))
+    """The inverse of :func:`encode_result`; raises :class:`DamagedResultError` for a damaged
+    result (checksum mismatch, bytes that do not decompress or parse)."""
+    problem = check_blob(blob)
+    if problem is not None:
+        raise DamagedResultError(problem)
+    blob = bytes(blob)
+    if blob.startswith(_MAGIC):
+        blob = blob[len(_MAGIC) + _DIGEST :]
+    try:
+        return json.loads(zlib.decompress(blob))
+    except (zlib.error, ValueError) as e:  # pragma: no cover - the checksum matched
+        raise DamagedResultError(f"not readable ({e})") from None
+
+
+def _guarded(method):
+    """Turns SQLite's errors on a damaged file (``database disk image is malformed``, ...) into a
+    :class:`StoreError` naming the store and saying what to do, instead of a traceback."""
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as e:
+            raise self._damaged(e) from None
+
+    return wrapper
+
+
+@dataclass
+class StoreReport:
+    """What :meth:`Store.verify` found."""
+
+    path: Path
+    sqlite: str = "not checked"  # SQLite's integrity_check answer ("ok" when sound)
+    checked: int = 0  # stored results read
+    unchecked: int = 0  # results stored before checksums (decoded, not verifiable)
+    damaged: list[tuple[str, str]] = field(default_factory=list)  # (key, problem)
+    deleted: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """Whether the store is sound."""
+        return self.sqlite == "ok" and not self.damaged
 
 
 class Store:
     """A results store in the SQLite file ``path`` (created with its folder if missing)."""
+
+    def _damaged(self, e: Exception) -> StoreError:
+        return StoreError(
+            f"store {self.path} is damaged or unreadable ({e}); `airtcp store verify` lists what is "
+            "damaged (a store is a cache: moving the file away and running again recomputes everything)"
+        )
 
     def __init__(self, path: str | os.PathLike = DEFAULT_PATH, *, timeout_s: float = 120.0):
         self.path = Path(path)
@@ -154,6 +233,7 @@ class Store:
         return Store._Tx(self._db)
 
     # -- writing ---------------------------------------------------------------------------------
+    @_guarded
     def put(self, record: RunRecord, *, replace: bool = False) -> None:
         """Stores one finished run and commits it (``replace`` overwrites an existing result)."""
         now = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
@@ -180,6 +260,7 @@ class Store:
                 ),
             )
 
+    @_guarded
     def label(self, sweep: str, rows: Iterable[tuple[int, dict, int, str]]) -> None:
         """Records which runs make up sweep ``sweep``: ``(point, params, replication, key)`` rows
         (used by :meth:`export` to put the grid values beside each run)."""
@@ -189,6 +270,7 @@ class Store:
             db.executemany("INSERT OR IGNORE INTO sweep_runs VALUES (?, ?, ?, ?, ?)", data)
 
     # -- reading ---------------------------------------------------------------------------------
+    @_guarded
     def keys(self, keys: Iterable[str]) -> set[str]:
         """Which of ``keys`` are stored."""
         keys = list(keys)
@@ -213,26 +295,74 @@ class Store:
             keys = list(keys)
             chunks = [keys[i : i + 500] for i in range(0, len(keys), 500)]
         for chunk in chunks:
-            if chunk is None:
-                cur = self._db.execute(base + " ORDER BY r.rowid")
-            else:
-                cur = self._db.execute(base + f" WHERE r.key IN ({','.join('?' * len(chunk))})", chunk)
-            for key, h, canonical, seed, rep, version, blob, wall in cur:
-                yield RunRecord(key, h, canonical, seed, rep, version, decode_result(blob), wall)
+            try:
+                if chunk is None:
+                    cur = self._db.execute(base + " ORDER BY r.rowid")
+                else:
+                    cur = self._db.execute(base + f" WHERE r.key IN ({','.join('?' * len(chunk))})", chunk)
+            except sqlite3.DatabaseError as e:
+                raise self._damaged(e) from None
+            try:
+                rows = cur.fetchall()
+            except sqlite3.DatabaseError as e:
+                raise self._damaged(e) from None
+            for key, h, canonical, seed, rep, version, blob, wall in rows:
+                try:
+                    raw = decode_result(blob)
+                except DamagedResultError as e:
+                    raise DamagedResultError(
+                        f"store {self.path}: the stored run {key[:16]} is damaged: {e}; "
+                        "`airtcp store verify --delete-damaged` removes it, and it is computed again next time"
+                    ) from None
+                yield RunRecord(key, h, canonical, seed, rep, version, raw, wall)
 
+    @_guarded
     def count(self) -> int:
         """Number of stored runs."""
         return self._db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
 
+    @_guarded
     def sweeps(self) -> list[str]:
         """Names of the sweeps recorded in the store."""
         return [s for (s,) in self._db.execute("SELECT DISTINCT sweep FROM sweep_runs ORDER BY sweep")]
 
+    @_guarded
     def integrity_ok(self) -> bool:
         """SQLite's own integrity check."""
         return self._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
+    def verify(self, *, delete_damaged: bool = False) -> StoreReport:
+        """Checks the whole store: SQLite's integrity check, then every stored result against
+        its checksum (and that it decodes, and that it records the seed and replication of its
+        row). With ``delete_damaged`` the damaged runs are deleted (they are computed again by
+        the next sweep that needs them)."""
+        report = StoreReport(self.path)
+        try:
+            report.sqlite = self._db.execute("PRAGMA integrity_check").fetchone()[0]
+            rows = self._db.execute("SELECT key, seed, replication, result FROM runs ORDER BY rowid").fetchall()
+        except sqlite3.DatabaseError as e:
+            report.sqlite = str(e)
+            return report
+        for key, seed, rep, blob in rows:
+            report.checked += 1
+            problem = check_blob(blob)
+            if problem is None:
+                raw = decode_result(blob)
+                if raw.get("seed") not in (None, seed) or raw.get("replication") not in (None, rep):
+                    problem = f"the result is of seed {raw.get('seed')}, replication {raw.get('replication')}"
+            if problem is not None:
+                report.damaged.append((key, problem))
+            elif not bytes(blob).startswith(_MAGIC):
+                report.unchecked += 1
+        if delete_damaged and report.damaged:
+            with self._transaction() as db:
+                db.executemany("DELETE FROM runs WHERE key = ?", [(k,) for k, _ in report.damaged])
+                db.executemany("DELETE FROM sweep_runs WHERE key = ?", [(k,) for k, _ in report.damaged])
+            report.deleted = len(report.damaged)
+        return report
+
     # -- export ----------------------------------------------------------------------------------
+    @_guarded
     def export(self, table: str = "flows", sweep: str | None = None) -> pd.DataFrame:
         """A flat table of the stored runs: one row per run and flow (``table="flows"``), per run
         and link direction (``"links"``), 802.11 station (``"wifi"``), node of the AODV counters

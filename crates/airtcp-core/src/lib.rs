@@ -10,6 +10,7 @@ pub mod aodv;
 pub mod app;
 pub mod errmodel;
 pub mod fec;
+pub mod guard;
 pub mod hook;
 pub mod kernel;
 pub mod net;

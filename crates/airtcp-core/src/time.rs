@@ -65,20 +65,26 @@ impl SimTime {
     pub fn transmission(bytes: u64, rate_bps: u64) -> SimTime {
         debug_assert!(rate_bps > 0);
         let bits = bytes as u128 * 8 * 1_000_000_000;
-        SimTime(bits.div_ceil(rate_bps as u128) as u64)
+        // saturates rather than truncating the u128 (a wrapped airtime would be a short one)
+        SimTime(u64::try_from(bits.div_ceil(rate_bps.max(1) as u128)).unwrap_or(u64::MAX))
     }
 }
 
 impl Add for SimTime {
     type Output = SimTime;
+    /// Saturates at [`SimTime::MAX`] ("never"): an event computed past the end of the clock is
+    /// simply never reached, where a wrapping sum would land in the past. Validated scenarios
+    /// stay far below (every time is at most `units::MAX_TIME`); this is the last line of defence.
+    #[inline]
     fn add(self, rhs: SimTime) -> SimTime {
-        SimTime(self.0 + rhs.0)
+        SimTime(self.0.saturating_add(rhs.0))
     }
 }
 
 impl AddAssign for SimTime {
+    #[inline]
     fn add_assign(&mut self, rhs: SimTime) {
-        self.0 += rhs.0;
+        self.0 = self.0.saturating_add(rhs.0);
     }
 }
 
@@ -119,6 +125,15 @@ mod tests {
         assert_eq!(SimTime::transmission(1500, 10_000_000), SimTime::from_micros(1200));
         // 1000 B at 11 Mb/s = 727272.72.. ns -> rounded up.
         assert_eq!(SimTime::transmission(1000, 11_000_000), SimTime(727_273));
+    }
+
+    #[test]
+    fn sums_and_airtimes_saturate_instead_of_wrapping() {
+        assert_eq!(SimTime(u64::MAX - 1) + SimTime(5), SimTime::MAX);
+        let mut t = SimTime(u64::MAX - 1);
+        t += SimTime(5);
+        assert_eq!(t, SimTime::MAX);
+        assert_eq!(SimTime::transmission(u64::MAX, 1), SimTime::MAX);
     }
 
     #[test]

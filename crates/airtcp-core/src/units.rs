@@ -34,6 +34,27 @@ const SIZE_UNITS: &[(&str, u64)] =
     &[("B", 1), ("KB", 1_000), ("kB", 1_000), ("MB", 1_000_000), ("KiB", 1_024), ("MiB", 1_048_576)];
 const PACKET_UNITS: &[&str] = &["pkt", "pkts", "p", "packets", "packet"];
 
+/// Largest time any scenario field may hold: 10^9 s (about 31.7 years), i.e. 10^18 ns.
+///
+/// The clock is a `u64` of nanoseconds (overflow at about 1.8 x 10^19). With every validated
+/// time at most 10^18 ns, the simulated time (at most the run's duration) plus any sum of up to
+/// eight validated times stays below 2^63 ns, so no schedule computed from validated values can
+/// wrap; the kernel additionally saturates time sums (see [`SimTime`]'s `Add`).
+pub const MAX_TIME: SimTime = SimTime(1_000_000_000 * 1_000_000_000);
+/// Largest rate any scenario field may hold: 1 Tb/s (10^12 b/s), a thousand times today's
+/// fastest links; keeps `rate x time` products in range and every packet interval >= 8 ps x size.
+pub const MAX_RATE_BPS: u64 = 1_000_000_000_000;
+/// Largest size any scenario field may hold: 10^12 B (1 TB; files, buffers, thresholds). Sizes
+/// that describe one packet or frame have their own, much smaller limits (e.g. 65,535 B).
+pub const MAX_SIZE_BYTES: u64 = 1_000_000_000_000;
+/// Largest packet count any scenario field may hold (queue limits, windows): 10^9 packets.
+pub const MAX_PACKETS: u64 = 1_000_000_000;
+
+/// `Err` with a message naming the limit when `value > max`.
+fn at_most(value: u64, max: u64, what: &str, limit: &str) -> Result<u64, String> {
+    if value > max { Err(format!("too large: a {what} may be at most {limit}")) } else { Ok(value) }
+}
+
 /// Splits `"12.5 ms"` into the number text and the unit text.
 fn split_number(s: &str) -> (&str, &str) {
     let s = s.trim();
@@ -96,18 +117,24 @@ fn parse_with(text: &str, units: &[(&str, u64)], what: &str, example: &str) -> R
 }
 
 /// Parses a time such as `"20ms"`, `"1.5s"`, `"100us"`.
+/// Times above [`MAX_TIME`] are refused.
 pub fn parse_time(text: &str) -> Result<SimTime, String> {
-    parse_with(text, TIME_UNITS, "time", "20ms").map(SimTime)
+    let t = parse_with(text, TIME_UNITS, "time", "20ms")?;
+    at_most(t, MAX_TIME.0, "time", "1000000000s (10^9 s, about 31.7 years)").map(SimTime)
 }
 
 /// Parses a bit rate such as `"10Mbps"` or `"5.5Mb/s"` into bits per second.
+/// Rates above [`MAX_RATE_BPS`] are refused.
 pub fn parse_rate(text: &str) -> Result<u64, String> {
-    parse_with(text, RATE_UNITS, "rate", "10Mbps")
+    let r = parse_with(text, RATE_UNITS, "rate", "10Mbps")?;
+    at_most(r, MAX_RATE_BPS, "rate", "1000Gbps (1 Tb/s)")
 }
 
 /// Parses a size such as `"1500B"` or `"64KiB"` into bytes.
+/// Sizes above [`MAX_SIZE_BYTES`] are refused.
 pub fn parse_size(text: &str) -> Result<u64, String> {
-    parse_with(text, SIZE_UNITS, "size", "1500B")
+    let b = parse_with(text, SIZE_UNITS, "size", "1500B")?;
+    at_most(b, MAX_SIZE_BYTES, "size", "1000000MB (10^12 B)")
 }
 
 /// Parses a packet count (`"50pkt"`) or a byte size (`"64KB"`).
@@ -115,11 +142,14 @@ pub fn parse_amount(text: &str) -> Result<Amount, String> {
     let (num, unit) = split_number(text);
     if PACKET_UNITS.contains(&unit) {
         return match exact_decimal(num, 1) {
-            Some(n) => Ok(Amount::Packets(n)),
+            Some(n) => at_most(n, MAX_PACKETS, "packet count", "1000000000pkt (10^9 packets)").map(Amount::Packets),
             None => Err(format!("\"{text}\" is not a whole number of packets (e.g. \"50pkt\")")),
         };
     }
-    parse_size(text).map(Amount::Bytes).map_err(|_| {
+    parse_size(text).map(Amount::Bytes).map_err(|e| {
+        if e.starts_with("too large") {
+            return e;
+        }
         format!("expected a packet count such as \"50pkt\" or a size such as \"64KB\" (units: pkt, {})", unit_list(SIZE_UNITS))
     })
 }
@@ -159,5 +189,20 @@ mod tests {
         assert_eq!(parse_amount("250KB"), Ok(Amount::Bytes(250_000)));
         assert!(parse_amount("2.5pkt").is_err());
         assert!(parse_amount("50").is_err());
+    }
+
+    #[test]
+    fn every_quantity_is_bounded() {
+        assert_eq!(parse_time("1000000000s"), Ok(MAX_TIME));
+        assert!(parse_time("1000000000.000000001s").unwrap_err().contains("too large"));
+        assert!(parse_time("18446744073s").unwrap_err().contains("too large"));
+        assert_eq!(parse_rate("1000Gbps"), Ok(MAX_RATE_BPS));
+        assert!(parse_rate("1001Gbps").unwrap_err().contains("too large"));
+        assert!(parse_size("18446744073709551615B").is_err());
+        assert!(parse_size("1000000000001B").unwrap_err().contains("too large"));
+        assert!(parse_amount("1000000001pkt").unwrap_err().contains("too large"));
+        assert!(parse_amount("1000001MB").unwrap_err().contains("too large"));
+        // the bound leaves room: duration + 8 more maximal times < 2^63 ns
+        assert!(MAX_TIME.0.checked_mul(9).is_some_and(|t| t < 1 << 63));
     }
 }

@@ -4,15 +4,36 @@
 //! Python, the CLI and Rust); results come back as plain Python dicts and lists via `pythonize`.
 //! Simulation runs release the GIL, so several runs can proceed in threads.
 
+use airtcp_core::guard;
 use airtcp_core::scenario::{ScenarioError as CoreScenarioError, validate};
-use airtcp_core::time::SimTime;
-use airtcp_core::{RunResult, World, simulate};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
 create_exception!(_core, ScenarioError, PyValueError, "A scenario failed validation; args = (message, errors).");
+create_exception!(
+    _core,
+    SimulationError,
+    PyException,
+    "A run of a valid scenario failed inside the simulator (a bug: please report it); args = (message,)."
+);
+create_exception!(
+    _core,
+    RunLimitError,
+    PyException,
+    "A run stopped at a limit (projected wall time, memory); args = (message,) saying what was measured."
+);
+
+/// The text of a caught panic.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
 
 fn scenario_error(py: Python<'_>, e: CoreScenarioError) -> PyErr {
     let errors = match pythonize::pythonize(py, &e.errors) {
@@ -23,7 +44,10 @@ fn scenario_error(py: Python<'_>, e: CoreScenarioError) -> PyErr {
 }
 
 fn parse(py: Python<'_>, text: &str, source: &str, base_dir: Option<&str>) -> PyResult<airtcp_core::Config> {
-    validate(text, source, base_dir.map(Path::new)).map_err(|e| scenario_error(py, e))
+    match catch_unwind(|| validate(text, source, base_dir.map(Path::new))) {
+        Ok(checked) => checked.map_err(|e| scenario_error(py, e)),
+        Err(payload) => Err(SimulationError::new_err(format!("validation failed: {}", panic_message(payload.as_ref())))),
+    }
 }
 
 /// Validates scenario TOML `text`; raises `ScenarioError` listing every problem.
@@ -35,16 +59,40 @@ fn check(py: Python<'_>, text: &str, source: &str, base_dir: Option<&str>) -> Py
     Ok(pythonize::pythonize(py, &config).map_err(|e| PyRuntimeError::new_err(e.to_string()))?.unbind())
 }
 
-/// Number of slices a run with a progress callback is cut into.
-const PROGRESS_STEPS: u64 = 200;
+/// Reads a scenario file as every airtcp tool does (at most 64 MiB, UTF-8 with an optional BOM,
+/// any other encoding refused with a clear message); raises `ScenarioError` naming the file.
+#[pyfunction]
+fn read_scenario(py: Python<'_>, path: &str) -> PyResult<String> {
+    airtcp_core::scenario::read_text(Path::new(path)).map_err(|e| scenario_error(py, e))
+}
+
+/// Decodes the bytes of a scenario as [`read_scenario`] does.
+#[pyfunction]
+#[pyo3(signature = (data, source = "<string>"))]
+fn decode_scenario(py: Python<'_>, data: &[u8], source: &str) -> PyResult<String> {
+    airtcp_core::scenario::decode_text(data, source).map_err(|e| scenario_error(py, e))
+}
+
+/// Checks that `text` is TOML, with the parser the simulator uses: a mistake raises
+/// `ScenarioError` whose message gives the line and column in `text` itself (the user's file).
+#[pyfunction]
+#[pyo3(signature = (text, source = "<string>"))]
+fn check_syntax(py: Python<'_>, text: &str, source: &str) -> PyResult<()> {
+    airtcp_core::scenario::check_syntax(text, source).map_err(|e| scenario_error(py, e))
+}
 
 /// Runs scenario TOML `text` and returns the result as a dict. `seed` overrides the scenario's
-/// seed; `replication` selects an independent set of random streams. With `progress`, the run
-/// advances in slices of simulated time and `progress(fraction_done)` is called between them
-/// (with the GIL held): a progress bar can follow the run, and an exception raised there — a
-/// Ctrl-C included — stops it. Slicing does not change the result.
+/// seed; `replication` selects an independent set of random streams. The run advances in slices
+/// of about 50 ms of wall time (`airtcp_core::guard`); between slices pending signals are
+/// checked (a Ctrl-C stops the run within a fraction of a second, whatever its simulated
+/// duration) and, with `progress`, `progress(fraction_of_simulated_time_done)` is called (with
+/// the GIL held; an exception raised there stops the run). `max_wall_s` and `max_memory` (bytes)
+/// stop a run projected to take longer, or using more memory, with `RunLimitError`. Slicing does
+/// not change the result. A panic inside the simulator (a bug) raises `SimulationError`, an
+/// ordinary `Exception`.
 #[pyfunction]
-#[pyo3(signature = (text, source = "<string>", base_dir = None, seed = None, replication = 0, progress = None))]
+#[pyo3(signature = (text, source = "<string>", base_dir = None, seed = None, replication = 0, progress = None, max_wall_s = None, max_memory = None))]
+#[allow(clippy::too_many_arguments)]
 fn run(
     py: Python<'_>,
     text: &str,
@@ -53,26 +101,38 @@ fn run(
     seed: Option<u64>,
     replication: u64,
     progress: Option<Py<PyAny>>,
+    max_wall_s: Option<f64>,
+    max_memory: Option<u64>,
 ) -> PyResult<Py<PyAny>> {
     let config = parse(py, text, source, base_dir)?;
-    let result = match progress {
-        None => py.detach(|| simulate(&config, seed, replication)),
-        Some(callback) => py.detach(|| -> PyResult<RunResult> {
-            let mut world = World::new(&config, seed.unwrap_or(config.seed), replication);
-            let total = config.duration.as_nanos();
-            for step in 1..=PROGRESS_STEPS {
-                let until = SimTime((total as u128 * step as u128 / PROGRESS_STEPS as u128) as u64);
-                world.run_until(until);
+    let seed = seed.unwrap_or(config.seed);
+    let limits = guard::Limits { max_wall_s, max_memory_bytes: max_memory };
+    let outcome = py.detach(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            guard::run_guarded(&config, seed, replication, limits, |fraction| {
                 Python::attach(|py| -> PyResult<()> {
                     py.check_signals()?;
-                    callback.call1(py, (step as f64 / PROGRESS_STEPS as f64,))?;
+                    if let Some(callback) = &progress {
+                        callback.call1(py, (fraction,))?;
+                    }
                     Ok(())
-                })?;
-            }
-            Ok(world.result())
-        })?,
+                })
+            })
+        }))
+    });
+    let result = match outcome {
+        Ok(Ok(result)) => result,
+        Ok(Err(guard::Stop::Caller(e))) => return Err(e),
+        Ok(Err(guard::Stop::Limit(message))) => return Err(RunLimitError::new_err(message)),
+        Err(payload) => return Err(SimulationError::new_err(panic_message(payload.as_ref()))),
     };
     Ok(pythonize::pythonize(py, &result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?.unbind())
+}
+
+/// Physical memory of the machine in bytes (None where unknown).
+#[pyfunction]
+fn physical_memory() -> Option<u64> {
+    guard::physical_memory_bytes()
 }
 
 /// The names the core exposes as constants: TCP variants (`tcp::Variant::ALL`) and scheme types
@@ -142,8 +202,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", airtcp_core::BUILD_VERSION)?;
     m.add("__release__", airtcp_core::VERSION)?;
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add("SimulationError", m.py().get_type::<SimulationError>())?;
+    m.add("RunLimitError", m.py().get_type::<RunLimitError>())?;
+    m.add_function(wrap_pyfunction!(physical_memory, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(read_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(check_syntax, m)?)?;
     m.add_function(wrap_pyfunction!(registries, m)?)?;
     m.add_function(wrap_pyfunction!(fec_model, m)?)?;
     Ok(())

@@ -3,6 +3,7 @@ and as Markdown."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -198,7 +199,23 @@ def _cells(blocks: list[Any]) -> list[Any]:
 
 
 # -- Markdown --------------------------------------------------------------------------------------
+# Characters that would make text written by the report (names from scenarios, sweep names,
+# grid values) into Markdown or HTML: a backslash makes each literal (CommonMark, "Backslash
+# escapes"). `_` is left alone: inside words (goodput_bps) it is never emphasis.
+_MD_SPECIAL = re.compile(r"([\\`*\[\]<>|#!])")
+
+
 def _md_escape(text: str) -> str:
+    """Plain text for a Markdown page: special characters backslash-escaped, one line.
+
+    >>> _md_escape('<img src=x onerror=alert(1)> *a* | b')
+    '\\\\<img src=x onerror=alert(1)\\\\> \\\\*a\\\\* \\\\| b'
+    """
+    return _MD_SPECIAL.sub(r"\\\1", str(text)).replace("\r", " ").replace("\n", " ")
+
+
+def _md_cell_prose(text: str) -> str:
+    """A cell holding Markdown written by people: kept, but kept inside its table cell."""
     return text.replace("|", "\\|").replace("\n", " ")
 
 
@@ -207,38 +224,45 @@ def _md_href(href: str) -> str:
     return href[: -len(".html")] + ".md" if href.endswith("index.html") else href
 
 
+def _md_url(href: str) -> str:
+    """A link target: spaces and brackets percent-encoded so a name cannot end the link early."""
+    return href.replace(" ", "%20").replace("(", "%28").replace(")", "%29").replace("<", "%3C").replace(">", "%3E")
+
+
 def _cell_md(cell: Cell | str) -> str:
     if isinstance(cell, str):
         return _md_escape(cell)
-    text = _md_escape(cell.text)
+    text = _md_cell_prose(cell.text) if cell.markdown else _md_escape(cell.text)
     if cell.marks:
         text += " " + " ".join(_md_escape(m.text) for m in cell.marks)
     if cell.css in ("pass", "fail"):
         text = f"**{text}**"
     if cell.href:
-        text = f"[{text}]({_md_href(cell.href)})"
+        text = f"[{text}]({_md_url(_md_href(cell.href))})"
     return text
 
 
 def _block_md(b: Block) -> str:
     if isinstance(b, Heading):
-        return f"{'#' * b.level} {b.text}"
+        return f"{'#' * b.level} {_md_escape(b.text)}"
     if isinstance(b, Para):
-        return f"*{b.text}*" if b.css == "source" else b.text
+        return f"*{_md_escape(b.text)}*" if b.css == "source" else _md_escape(b.text)
     if isinstance(b, Prose):
         text = b.text.strip()
         return f"*{text}*" if b.css == "source" and "\n\n" not in text and "*" not in text else text
     if isinstance(b, Links):
-        return " · ".join(f"[{t}]({_md_href(h)})" for t, h in b.items if not h.endswith("index.md"))
+        return " · ".join(
+            f"[{_md_escape(t)}]({_md_url(_md_href(h))})" for t, h in b.items if not h.endswith("index.md")
+        )
     if isinstance(b, Image):
-        return f"![{b.caption}]({b.src})"
+        return f"![{_md_escape(b.caption)}]({_md_url(b.src)})"
     if isinstance(b, Table):
         head = "| " + " | ".join(_md_escape(h) for h in b.header) + " |"
         sep = "|" + "|".join("---:" if i in b.numeric else "---" for i in range(len(b.header))) + "|"
         rows = ["| " + " | ".join(_cell_md(c) for c in r) + " |" for r in b.rows]
         return "\n".join([head, sep, *rows])
     if isinstance(b, Details):
-        return f"**{b.summary}**\n\n" + "\n\n".join(_block_md(x) for x in b.blocks)
+        return f"**{_md_escape(b.summary)}**\n\n" + "\n\n".join(_block_md(x) for x in b.blocks)
     raise TypeError(f"unknown block {b!r}")
 
 

@@ -1,4 +1,4 @@
-//! Nodes and their forwarding tables.
+//! Nodes and forwarding entries (the tables themselves: `net::routing::StaticRoutes`).
 
 use super::link::ChannelId;
 use crate::packet::NodeId;
@@ -25,8 +25,6 @@ pub struct Route {
 pub struct Node {
     /// Name from the scenario.
     pub name: String,
-    /// Forwarding table indexed by destination node (`None`: unreachable or self).
-    pub routes: Vec<Option<Route>>,
     /// Indices of the hooks attached to this node, in attachment order (empty for most nodes:
     /// the only cost of the seam for them is checking this).
     pub hooks: Vec<u32>,

@@ -52,12 +52,27 @@ impl std::error::Error for ScenarioError {}
 #[derive(Default)]
 pub struct Errors {
     list: Vec<FieldError>,
+    /// Problems recorded, those beyond [`MAX_ERRORS`] included.
+    count: usize,
 }
 
 impl Errors {
     /// Records a problem at `path`.
+    /// Paths, values and messages are truncated ([`truncate`]) so that a huge value written in a
+    /// scenario is never echoed whole.
     pub fn push(&mut self, path: impl Into<String>, value: Option<String>, message: impl Into<String>) {
-        self.list.push(FieldError { path: path.into(), value, message: message.into() });
+        self.count += 1;
+        if self.list.len() >= MAX_ERRORS {
+            if self.list.len() == MAX_ERRORS {
+                let message = format!("further problems not shown (more than {MAX_ERRORS})");
+                self.list.push(FieldError { path: String::new(), value: None, message });
+            }
+            return;
+        }
+        let path = truncate(path.into(), MAX_PATH_CHARS);
+        let value = value.map(|v| truncate(v, MAX_VALUE_CHARS));
+        let message = truncate(message.into(), MAX_MESSAGE_CHARS);
+        self.list.push(FieldError { path, value, message });
     }
 
     /// Records a problem with the offending TOML value shown as written.
@@ -70,9 +85,9 @@ impl Errors {
         self.list.is_empty()
     }
 
-    /// Number of problems so far.
+    /// Number of problems so far (those not shown included).
     pub fn len(&self) -> usize {
-        self.list.len()
+        self.count
     }
 
     /// Finishes: `Ok(value)` if no problem was recorded.
@@ -81,10 +96,56 @@ impl Errors {
     }
 }
 
+/// Longest value echoed in a message (characters); longer ones are cut with a note of their length.
+pub const MAX_VALUE_CHARS: usize = 80;
+/// Longest field path echoed.
+pub const MAX_PATH_CHARS: usize = 200;
+/// Longest message (a list of known names, a message quoting a value) echoed.
+pub const MAX_MESSAGE_CHARS: usize = 600;
+/// Most problems reported for one scenario (a generated file can have millions).
+pub const MAX_ERRORS: usize = 200;
+
+/// `text` unchanged if it has at most `max` characters, else its start and a note of its length.
+pub fn truncate(text: String, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text;
+    }
+    let head: String = text.chars().take(max.saturating_sub(30).max(10)).collect();
+    format!("{head}... ({n} characters)")
+}
+
 /// A TOML value as the user would have written it (inline form).
 pub fn show(value: &toml::Value) -> String {
     match value {
         toml::Value::String(s) => format!("{s:?}"),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huge_values_paths_and_messages_are_truncated() {
+        let mut e = Errors::default();
+        let big = "x".repeat(1_000_000);
+        e.push(big.clone(), Some(big.clone()), big.clone());
+        let err = e.finish("f.toml", ()).unwrap_err();
+        let text = err.to_string();
+        assert!(text.len() < 1_000, "{} bytes echoed", text.len());
+        assert!(text.contains("(1000000 characters)"));
+    }
+
+    #[test]
+    fn the_number_of_problems_is_capped() {
+        let mut e = Errors::default();
+        for i in 0..10_000 {
+            e.push(format!("nodes[{i}]"), None, "bad");
+        }
+        let err = e.finish("f.toml", ()).unwrap_err();
+        assert_eq!(err.errors.len(), MAX_ERRORS + 1);
+        assert!(err.errors[MAX_ERRORS].message.contains("not shown"));
     }
 }

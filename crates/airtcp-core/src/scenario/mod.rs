@@ -8,16 +8,13 @@ mod validate;
 
 pub use config::Config;
 pub use error::{FieldError, ScenarioError};
-pub use validate::validate;
+pub use validate::{MAX_SCENARIO_BYTES, check_syntax, decode_text, read_text, validate};
 
 use std::path::Path;
 
-/// Reads and validates the scenario file at `path` (trace files resolve relative to it).
+/// Reads ([`read_text`]: size cap, UTF-8, BOM) and validates the scenario file at `path` (trace
+/// files resolve relative to it).
 pub fn load(path: &Path) -> Result<Config, ScenarioError> {
-    let source = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
-        source: source.clone(),
-        errors: vec![FieldError { path: String::new(), value: None, message: format!("cannot read the file: {e}") }],
-    })?;
-    validate(&text, &source, path.parent())
+    let text = read_text(path)?;
+    validate(&text, &path.display().to_string(), path.parent())
 }

@@ -10,8 +10,8 @@
 //! problems as [`Problem`]s, which the validator turns into scenario errors with full paths.
 
 pub mod delay_injection;
-pub mod ll;
 pub mod elsn;
+pub mod ll;
 pub mod scripted;
 pub mod snoop;
 pub mod split;

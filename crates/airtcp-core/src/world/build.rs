@@ -6,7 +6,7 @@ use crate::errmodel::LossProcess;
 use crate::kernel::{Scheduler, Timer};
 use crate::net::queue::Queue;
 use crate::net::queue::red::{Red, RedParams};
-use crate::net::routing::{Edge, shortest_paths};
+use crate::net::routing::{Edge, StaticRoutes};
 use crate::net::{Channel, ChannelCounters, ChannelId, Iface, Node, Route};
 use crate::packet::{Ecn, FlowId, NodeId, PacketPool};
 use crate::rng::RngFactory;
@@ -71,17 +71,18 @@ impl World {
             edges.extend(channel.routing_edges(&w.stations, w.params.rx_threshold_w));
             (w, channel)
         });
-        let mut tables = shortest_paths(config.nodes.len(), &edges, config.routing.metric);
-        for o in &config.routing.overrides {
-            let edge = edges.iter().find(|e| e.from == o.node && e.to == o.via).expect("validated: via is a neighbour");
-            tables[o.node.0 as usize][o.destination.0 as usize] = Some(Route { iface: edge.iface, next_hop: o.via });
-        }
-        let nodes = config
-            .nodes
+        let overrides: Vec<_> = config
+            .routing
+            .overrides
             .iter()
-            .zip(tables)
-            .map(|(name, routes)| Node { name: name.clone(), routes, hooks: Vec::new() })
+            .map(|o| {
+                let edge = edges.iter().find(|e| e.from == o.node && e.to == o.via).expect("validated: via is a neighbour");
+                (o.node, o.destination, Route { iface: edge.iface, next_hop: o.via })
+            })
             .collect();
+        let endpoints = config.flows.iter().flat_map(|f| [f.src, f.dst]);
+        let routes = StaticRoutes::new(config.nodes.len(), edges, config.routing.metric, overrides, endpoints);
+        let nodes = config.nodes.iter().map(|name| Node { name: name.clone(), hooks: Vec::new() }).collect();
 
         let mut sched = Scheduler::new();
         let mut agents = Vec::with_capacity(config.flows.len() * 2);
@@ -171,6 +172,7 @@ impl World {
             sched,
             packets: PacketPool::new(),
             nodes,
+            routes,
             channels,
             agents,
             flows,

@@ -168,6 +168,8 @@ pub struct World {
     pub(crate) sched: Scheduler<Event>,
     pub(crate) packets: PacketPool,
     pub(crate) nodes: Vec<Node>,
+    /// Static routes, computed per node on demand (`net::routing`).
+    pub(crate) routes: crate::net::routing::StaticRoutes,
     pub(crate) channels: Vec<Channel>,
     pub(crate) agents: Vec<Agent>,
     pub(crate) flows: Vec<Flow>,
@@ -214,6 +216,23 @@ impl World {
             self.dispatch(ev);
         }
         self.sched.advance_to(until);
+    }
+
+    /// Runs at most `max_events` of the events due at or before `until`; returns `true` once none
+    /// is left (the clock then stands at `until`, as after [`World::run_until`]). Cutting a run
+    /// into such slices (the Python binding does, to answer Ctrl-C and draw progress whatever the
+    /// simulated duration) executes the same events in the same order: the result is identical.
+    pub fn run_some(&mut self, until: SimTime, max_events: u64) -> bool {
+        for _ in 0..max_events {
+            match self.sched.pop_until(until) {
+                Some(ev) => self.dispatch(ev),
+                None => {
+                    self.sched.advance_to(until);
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Current simulated time.

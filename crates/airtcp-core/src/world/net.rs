@@ -29,7 +29,7 @@ impl World {
             return;
         }
         let dst = self.packets[id].ip.dst;
-        match self.nodes[node.0 as usize].routes[dst.0 as usize] {
+        match self.routes.route(node, dst) {
             Some(Route { iface, next_hop }) => self.link_send(node, iface, next_hop, id),
             None => self.drop_packet(id, DropCause::NoRoute),
         }

@@ -110,6 +110,9 @@ impl Validator<'_> {
                 let c = self.decode::<RawCbr>(raw, path)?;
                 let rate = self.rate(&c.rate, &join(path, "rate"));
                 let payload = self.payload(c.payload.as_ref(), path);
+                if let (Some(r), Some(b)) = (rate, payload) {
+                    self.check_interval(r, b, &c.rate, &join(path, "rate"));
+                }
                 Some(AppModel::Cbr(CbrParams { rate_bps: rate?, payload: payload?, randomize: c.randomize.unwrap_or(false) }))
             }
             Some("pareto") => self.pareto(raw, path),
@@ -174,6 +177,11 @@ impl Validator<'_> {
                 None
             }
         };
+        if let (Some(r), Some(b)) = (peak, payload) {
+            let key = if p.rate.is_some() { "rate" } else { "mean_rate" };
+            let q = p.rate.as_ref().or(p.mean_rate.as_ref()).expect("one of the two rates is given");
+            self.check_interval(r, b, q, &join(path, key));
+        }
         if shape <= 1.0 || !shape.is_finite() {
             return None;
         }
@@ -184,5 +192,27 @@ impl Validator<'_> {
             off_time: off_time?,
             shape,
         }))
+    }
+
+    /// Packet intervals are whole nanoseconds, rounded up (`SimTime::transmission`), so a source
+    /// never exceeds its rate. Refuses a rate and payload whose rounding would slow the source
+    /// by more than 0.1% (e.g. 1-byte datagrams at 3 Gb/s: 2.67 ns, sent every 3 ns), rather
+    /// than silently sending at another rate.
+    fn check_interval(&mut self, rate_bps: u64, payload: u32, q: &Quantity, path: &str) {
+        let bits = payload as u128 * 8 * 1_000_000_000;
+        let interval = bits.div_ceil(rate_bps as u128);
+        // effective / asked = bits / (interval x rate): more than 0.1% off when
+        // 1000 x (interval x rate - bits) > bits
+        if 1000 * (interval * rate_bps as u128 - bits) > bits {
+            let effective = bits as f64 / interval as f64;
+            let msg = format!(
+                "{payload}-byte datagrams at this rate would leave every {:.3} ns, but packet intervals are whole \
+                 nanoseconds (rounded up to {interval} ns, i.e. {effective:.0} b/s, {:.2}% slower): use larger \
+                 datagrams or a lower rate (intervals must be exact to 0.1%)",
+                bits as f64 / rate_bps as f64,
+                100.0 * (1.0 - effective / rate_bps as f64)
+            );
+            self.errs.bad(path, &q.0, msg);
+        }
     }
 }

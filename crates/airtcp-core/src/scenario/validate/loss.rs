@@ -283,14 +283,10 @@ impl Validator<'_> {
                     Some(dir) => dir.join(f),
                     None => f.into(),
                 };
-                match std::fs::read_to_string(&full) {
+                match super::text::read_capped(&full, super::text::MAX_TRACE_BYTES) {
                     Ok(t) => Some(t),
                     Err(e) => {
-                        self.errs.push(
-                            join(path, "file"),
-                            Some(format!("{f:?}")),
-                            format!("cannot read {}: {e}", full.display()),
-                        );
+                        self.errs.push(join(path, "file"), Some(format!("{f:?}")), e);
                         None
                     }
                 }

@@ -10,7 +10,10 @@ mod loss;
 mod net;
 mod schemes;
 mod tcp;
+mod text;
 mod wireless;
+
+pub use text::{MAX_SCENARIO_BYTES, check_syntax, decode_text, read_text};
 
 use super::config::{Config, RoutingConfig, RoutingProtocol};
 use super::error::{Errors, ScenarioError, show};
@@ -32,7 +35,7 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
     };
     let doc: toml::Value = match text.parse::<toml::Table>() {
         Ok(t) => toml::Value::Table(t),
-        Err(e) => return Err(fail(format!("not valid TOML: {}", e.to_string().trim_end()))),
+        Err(e) => return Err(fail(text::syntax_message(&e))),
     };
     let mut v = Validator { errs: Errors::default(), base_dir, nodes: BTreeMap::new(), positions: Vec::new() };
     let Some(raw) = v.decode::<RawScenario>(&doc, "") else {
@@ -75,9 +78,12 @@ pub(super) fn join(parent: &str, child: &str) -> String {
     }
 }
 
+/// Longest name of a node, link or flow (characters): names appear in every table and message.
+const MAX_NAME_CHARS: usize = 200;
+
 /// Whether `name` is a valid identifier for nodes, links and flows.
 fn valid_name(name: &str) -> bool {
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
+    !name.is_empty() && name.len() <= MAX_NAME_CHARS && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))
 }
 
 struct Validator<'a> {
@@ -183,7 +189,11 @@ impl Validator<'_> {
     /// Checks that names are valid and unique within their list.
     fn check_name(&mut self, name: &str, path: &str, seen: &mut BTreeMap<String, String>) {
         if !valid_name(name) {
-            self.errs.push(path, Some(format!("{name:?}")), "a name may contain only letters, digits, '_', '-' and '.'");
+            self.errs.push(
+                path,
+                Some(format!("{name:?}")),
+                "a name may contain only letters, digits, '_', '-' and '.' (at most 200 characters)",
+            );
         } else {
             self.check_unique(name, path, seen);
         }

@@ -2,7 +2,7 @@
 
 use super::{Validator, join};
 use crate::net::node::Iface;
-use crate::net::routing::{Edge, shortest_paths};
+use crate::net::routing::{Edge, StaticRoutes};
 use crate::net::{ChannelId, Route};
 use crate::packet::NodeId;
 use crate::scenario::config::{DirConfig, FlowConfig, LinkConfig, QueueConfig, RedConfig, RoutingConfig};
@@ -107,7 +107,9 @@ impl Validator<'_> {
             Some(s) => self.size(s, &join(path, "mean_packet_size")).unwrap_or(500),
             None => 500,
         };
-        if mean_packet_size == 0 {
+        if mean_packet_size > 65_535 {
+            self.errs.push(join(path, "mean_packet_size"), Some(format!("\"{mean_packet_size}B\"")), "must be at most 65535 B");
+        } else if mean_packet_size == 0 {
             self.errs.push(join(path, "mean_packet_size"), Some("\"0B\"".into()), "must be at least 1 byte");
         }
         let (bytes, lo, hi) = match (min_th?, max_th?) {
@@ -221,11 +223,16 @@ impl Validator<'_> {
             }
         }
         edges.extend_from_slice(radio_edges);
-        let mut tables = shortest_paths(nodes.len(), &edges, routing.metric);
-        for o in &routing.overrides {
-            let e = edges.iter().find(|e| e.from == o.node && e.to == o.via).expect("checked neighbour");
-            tables[o.node.0 as usize][o.destination.0 as usize] = Some(Route { iface: e.iface, next_hop: o.via });
-        }
+        let overrides: Vec<_> = routing
+            .overrides
+            .iter()
+            .map(|o| {
+                let e = edges.iter().find(|e| e.from == o.node && e.to == o.via).expect("checked neighbour");
+                (o.node, o.destination, Route { iface: e.iface, next_hop: o.via })
+            })
+            .collect();
+        let endpoints = flows.iter().flat_map(|f| [f.src, f.dst]);
+        let mut tables = StaticRoutes::new(nodes.len(), edges, routing.metric, overrides, endpoints);
         for (i, f) in flows.iter().enumerate() {
             let name = |n: NodeId| nodes[n.0 as usize].as_str();
             let directions: &[(NodeId, NodeId, &str)] = if f.transport.needs_return_path() {
@@ -237,7 +244,7 @@ impl Validator<'_> {
                 let mut at = from;
                 let mut hops = 0;
                 while at != to && hops <= nodes.len() {
-                    match tables[at.0 as usize][to.0 as usize] {
+                    match tables.route(at, to) {
                         Some(r) => at = r.next_hop,
                         None => break,
                     }

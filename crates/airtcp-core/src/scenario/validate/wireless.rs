@@ -14,6 +14,10 @@ use crate::wifi::phy::{PhyStandard, Preamble, standard_mac_constants};
 use crate::wifi::propagation::Propagation;
 use crate::wifi::{LinkLoss, MacFlavor, ReceiverModel, StationSpec, WifiParams};
 
+/// Largest per-frame MAC overhead accepted: one maximal IP packet's worth (65,535 B); keeps
+/// `8 x bytes x 10^9` airtime products inside 64 bits.
+const MAX_FRAME_OVERHEAD: u64 = 65_535;
+
 /// The routing edges between the radios of a validated `[wireless]` section (the same function
 /// the world uses when it builds the channel: [`Channel::routing_edges`]).
 pub(super) fn radio_edges(w: &WirelessConfig) -> Vec<Edge> {
@@ -316,6 +320,15 @@ impl Validator<'_> {
         if p.slot == SimTime::ZERO {
             self.errs.push("wireless.slot", None, "the slot time must be positive");
         }
+        // Per-frame MAC timings are multiplied by slot counts (up to cw_max = 65535) and summed
+        // per exchange: 1 s each keeps every such product far inside the clock (docs/scenario.md).
+        for (key, q, t) in [("slot", &w.slot, p.slot), ("sifs", &w.sifs, p.sifs)] {
+            if let Some(q) = q
+                && t > SimTime::from_secs(1)
+            {
+                self.errs.bad(join("wireless", key), &q.0, "a MAC timing must be at most 1s (802.11b: slot 20us, SIFS 10us)");
+            }
+        }
         p.cw_min = w.cw_min.map_or(p.cw_min, |c| c.clamp(0, u32::MAX as i64) as u32);
         p.cw_max = w.cw_max.map_or(p.cw_max, |c| c.clamp(0, u32::MAX as i64) as u32);
         if p.cw_min < 1 || p.cw_min > p.cw_max || p.cw_max > 65535 {
@@ -350,7 +363,12 @@ impl Validator<'_> {
         if let Some(h) = &w.mac_overhead
             && let Some(b) = self.size(h, "wireless.mac_overhead")
         {
-            p.data_overhead_bytes = b as u32;
+            if b > MAX_FRAME_OVERHEAD {
+                let msg = format!("the per-frame MAC overhead must be at most {MAX_FRAME_OVERHEAD} B (802.11: 28 B)");
+                self.errs.bad("wireless.mac_overhead", &h.0, msg);
+            } else {
+                p.data_overhead_bytes = b as u32;
+            }
         }
         if let Some(q) = &w.queue_limit {
             match self.amount(q, "wireless.queue_limit") {
