@@ -212,10 +212,10 @@ impl World {
 
     /// Runs all events due at or before `until`.
     pub fn run_until(&mut self, until: SimTime) {
-        while let Some(ev) = self.sched.pop_until(until) {
-            self.dispatch(ev);
-        }
-        self.sched.advance_to(until);
+        // One event loop (`run_some`) so that `dispatch` has a single caller and the compiler
+        // inlines the event handlers into it (two loops made it outline them: 5-9% more
+        // instructions per run, callgrind on udp_3link and tcp-dumbbell).
+        while !self.run_some(until, u64::MAX) {}
     }
 
     /// Runs at most `max_events` of the events due at or before `until`; returns `true` once none
