@@ -12,6 +12,7 @@ pub mod errmodel;
 pub mod fec;
 pub mod hook;
 pub mod kernel;
+pub mod lttcp;
 pub mod net;
 pub mod packet;
 pub mod rng;

@@ -6,6 +6,7 @@ mod aodv;
 mod flows;
 mod link_layer;
 mod loss;
+mod lttcp;
 mod net;
 mod schemes;
 mod tcp;
