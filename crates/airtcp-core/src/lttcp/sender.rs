@@ -237,6 +237,8 @@ impl LtSender {
                 b.needed = Some(0);
             } else if b.id == h.low_block && h.low_needed != UNKNOWN_NEEDED {
                 b.needed = Some(h.low_needed);
+                // Any later ACK also tells how many units of the lowest block arrived.
+                b.got = b.got.max(b.k.saturating_sub(h.low_needed));
             }
             if b.needed == Some(0) && !b.decoded {
                 b.decoded = true;
@@ -285,7 +287,11 @@ impl LtSender {
                 // up to the decoding one (later ones are discarded without a report).
                 let sample = match b.sent_to_decode {
                     Some(s) if s > 0 => 1.0 - (b.k.min(s) as f64 / s as f64),
-                    _ => 1.0 - b.got.max(b.first_acked).min(b.first_sent) as f64 / b.first_sent as f64,
+                    // Decoded without the decoding ACK: at least K of the units sent arrived.
+                    _ => {
+                        let got = if b.decoded { b.got.max(b.k) } else { b.got };
+                        1.0 - got.max(b.first_acked).min(b.first_sent) as f64 / b.first_sent as f64
+                    }
                 };
                 self.loss = alpha * sample + (1.0 - alpha) * self.loss;
                 self.blocks[i].sampled = true;
