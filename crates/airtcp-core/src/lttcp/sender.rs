@@ -124,6 +124,8 @@ pub struct LtSender {
     cwr_pending: bool,
     rfec_turn: bool,
     deadline: Option<SimTime>,
+    /// Reused buffer for the scheduler's view of the blocks (no allocation per packet).
+    slots: Vec<Slot>,
     /// Packets to send, in order (drained by the world).
     pub out: Vec<Out>,
     /// Statistics.
@@ -151,6 +153,7 @@ impl LtSender {
             cwr_pending: false,
             rfec_turn: false,
             deadline: None,
+            slots: Vec::new(),
             out: Vec::new(),
             stats: LtSenderStats::default(),
         }
@@ -357,8 +360,9 @@ impl LtSender {
     /// Sends what the window allows.
     fn send(&mut self, now: SimTime) {
         loop {
-            let slots: Vec<Slot> = self.blocks.iter().map(TxBlock::slot).collect();
-            let choice = choose(&slots, self.rfec_turn, self.next_seq < self.app_end);
+            self.slots.clear();
+            self.slots.extend(self.blocks.iter().map(TxBlock::slot));
+            let choice = choose(&self.slots, self.rfec_turn, self.next_seq < self.app_end);
             let (i, rfec) = match choice {
                 Choice::Idle => break,
                 Choice::Rfec(i) => (i, true),
