@@ -13,6 +13,7 @@ pub mod fec;
 pub mod guard;
 pub mod hook;
 pub mod kernel;
+pub mod lttcp;
 pub mod net;
 pub mod packet;
 pub mod rng;

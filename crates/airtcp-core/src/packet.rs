@@ -143,6 +143,8 @@ pub enum Transport {
     Tcp(TcpHeader),
     /// A routing protocol's control message ([`RoutingMsg`]).
     Routing(RoutingMsg),
+    /// LT-TCP segment, FEC unit or ACK ([`crate::lttcp`]).
+    Lt(crate::lttcp::LtHeader),
 }
 
 /// Words in a [`RoutingMsg`].
@@ -166,6 +168,7 @@ impl Transport {
             Transport::None | Transport::Routing(_) => None,
             Transport::Udp(h) => Some(h.dst_port),
             Transport::Tcp(h) => Some(h.dst_port),
+            Transport::Lt(h) => Some(h.dst_port),
         }
     }
 

@@ -22,7 +22,7 @@ fn params(keys: &str) -> TcpParams {
     let cfg = validate(&with_tcp(keys), "<test>", None).unwrap_or_else(|e| panic!("{keys}: {e}"));
     match cfg.flows[0].transport {
         TransportConfig::Tcp(p) => p,
-        TransportConfig::Udp { .. } => unreachable!(),
+        TransportConfig::Udp { .. } | TransportConfig::LtTcp(_) => unreachable!(),
     }
 }
 

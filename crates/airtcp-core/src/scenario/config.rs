@@ -218,6 +218,8 @@ pub enum TransportConfig {
     },
     /// TCP (one-way: data from source to destination, ACKs back).
     Tcp(TcpParams),
+    /// LT-TCP (Subramanian 2008): FEC-protected windows instead of retransmissions.
+    LtTcp(crate::lttcp::LtParams),
 }
 
 impl TransportConfig {
@@ -226,6 +228,7 @@ impl TransportConfig {
         match self {
             TransportConfig::Udp { .. } => "udp",
             TransportConfig::Tcp(_) => "tcp",
+            TransportConfig::LtTcp(_) => "lt_tcp",
         }
     }
 
@@ -233,7 +236,7 @@ impl TransportConfig {
     pub fn needs_return_path(&self) -> bool {
         match self {
             TransportConfig::Udp { .. } => false,
-            TransportConfig::Tcp(_) => true,
+            TransportConfig::Tcp(_) | TransportConfig::LtTcp(_) => true,
         }
     }
 }

@@ -419,6 +419,41 @@ pub struct RawTcp {
     pub westwood_min_interval: Option<Quantity>,
 }
 
+/// `transport = { type = "lt_tcp", ... }` (LT-TCP, Subramanian 2008): every key is optional.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawLtTcp {
+    /// Always `"lt_tcp"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Largest segment payload (default `"1500B"`).
+    pub mss_max: Option<Quantity>,
+    /// Smallest segment payload (default `"200B"`).
+    pub mss_min: Option<Quantity>,
+    /// Step of the segment-size cut (default `"50B"`).
+    pub mss_step: Option<Quantity>,
+    /// Segments the window should hold, G (default 10).
+    pub granularity: Option<i64>,
+    /// Smallest window (default `"2000B"`).
+    pub min_window: Option<Quantity>,
+    /// Initial window (default: the minimum window).
+    pub initial_window: Option<Quantity>,
+    /// Largest window (default `"256KB"`).
+    pub window: Option<Quantity>,
+    /// EWMA gain of the loss estimate, in (0, 1] (default 0.5).
+    pub alpha: Option<f64>,
+    /// Multiplier of sigma in Eq. 3.3 (default 3).
+    pub rfec_sigma: Option<f64>,
+    /// Largest loss estimate used by the FEC formulas, in (0, 1) (default 0.9).
+    pub max_loss_estimate: Option<f64>,
+    /// IP + transport header bytes (default `"40B"`).
+    pub header: Option<Quantity>,
+    /// Minimum RTO (default `"200ms"`, ns-2).
+    pub min_rto: Option<Quantity>,
+    /// RTO before the first sample (default `"3s"`, ns-2).
+    pub initial_rto: Option<Quantity>,
+}
+
 /// `app = { type = "bulk" }`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -94,6 +94,9 @@ pub struct FlowReport {
     /// TCP statistics (TCP flows only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tcp: Option<crate::tcp::metrics::TcpReport>,
+    /// LT-TCP statistics (LT-TCP flows only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lt_tcp: Option<crate::lttcp::LtReport>,
 }
 
 /// Static description of a flow for its report.
@@ -205,6 +208,7 @@ impl FlowMonitor {
             drops: self.drops.clone(),
             ack_drops: self.ack_drops,
             tcp: None,
+            lt_tcp: None,
         }
     }
 }

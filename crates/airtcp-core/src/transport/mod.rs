@@ -18,6 +18,10 @@ pub enum Agent {
     TcpSender(Box<TcpSenderAgent>),
     /// Receiving side of a TCP flow.
     TcpReceiver(Box<TcpReceiverAgent>),
+    /// Sending side of an LT-TCP flow.
+    LtSender(Box<crate::lttcp::agent::LtSenderAgent>),
+    /// Receiving side of an LT-TCP flow.
+    LtReceiver(Box<crate::lttcp::agent::LtReceiverAgent>),
 }
 
 impl Agent {
@@ -28,6 +32,8 @@ impl Agent {
             Agent::UdpSink(a) => a.node,
             Agent::TcpSender(a) => a.node,
             Agent::TcpReceiver(a) => a.node,
+            Agent::LtSender(a) => a.node,
+            Agent::LtReceiver(a) => a.node,
         }
     }
 }

@@ -110,6 +110,15 @@ impl World {
                     agents.push(Agent::TcpReceiver(Box::new(r)));
                     tcp = Some(TcpTruth::default());
                 }
+                TransportConfig::LtTcp(p) => {
+                    let s = crate::lttcp::agent::LtSenderAgent::new(fc.src, sender, fc.dst, sink, flow, &p);
+                    let mut r = crate::lttcp::agent::LtReceiverAgent::new(fc.dst, sink, fc.src, flow, &p);
+                    if let AppModel::File { size } = fc.app {
+                        r.engine.expected_total = Some(size);
+                    }
+                    agents.push(Agent::LtSender(Box::new(s)));
+                    agents.push(Agent::LtReceiver(Box::new(r)));
+                }
             }
             let mut rng = rngs.stream(&format!("flows/{}/app", fc.name));
             let app = match Source::new(&fc.app, &mut rng) {

@@ -351,6 +351,10 @@ impl World {
                 self.tcp_deliver(port, id);
                 true
             }
+            (Some(Agent::LtSender(_) | Agent::LtReceiver(_)), Transport::Lt(_)) => {
+                self.lt_deliver(port, id);
+                true
+            }
             (Some(Agent::UdpSink(sink)), Transport::Udp(_)) => {
                 let m = &mut self.flows[sink.flow.0 as usize].monitor;
                 m.on_received(now, pkt.created, pkt.payload);

@@ -13,6 +13,7 @@ impl World {
         }
         let stop = f.config.stop.unwrap_or(self.config.duration);
         match &mut f.app {
+            FlowApp::Stream { .. } if matches!(self.agents[f.sender as usize], Agent::LtSender(_)) => self.on_lt_app(flow, stop),
             FlowApp::Stream { .. } => self.on_stream_app(flow, now, stop),
             FlowApp::Datagram { source, rng } => {
                 if now >= stop {

@@ -12,6 +12,7 @@ mod endpoints;
 mod flows;
 mod hooks;
 mod linklayer;
+mod lttcp;
 mod net;
 mod report;
 mod tcp;
@@ -67,6 +68,13 @@ pub enum Event {
         agent: u32,
         /// Which timer.
         timer: TcpTimer,
+        /// Timer generation.
+        generation: u32,
+    },
+    /// The retransmission timer of LT-TCP sender `agent` fired.
+    Lt {
+        /// Agent index.
+        agent: u32,
         /// Timer generation.
         generation: u32,
     },
@@ -253,6 +261,7 @@ impl World {
             Event::LinkLayer { chan, seq, feedback } => self.on_link_layer(chan, seq, feedback),
             Event::App { flow, generation } => self.on_app_timer(flow, generation),
             Event::Tcp { agent, timer, generation } => self.on_tcp_timer(agent, timer, generation),
+            Event::Lt { agent, generation } => self.on_lt_timer(agent, generation),
             Event::Wifi(w) => self.on_wifi(w),
             Event::RouteSend { node, pkt, hop } => self.route_send(NodeId(node), PacketId(pkt), NodeId(hop)),
             Event::HookResume { slot } => self.on_hook_resume(slot),

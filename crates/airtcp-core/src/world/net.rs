@@ -116,6 +116,9 @@ impl World {
             (Some(a @ (Agent::TcpSender(_) | Agent::TcpReceiver(_))), Transport::Tcp(_)) if a.node() == node => {
                 self.tcp_deliver(port.expect("matched"), id);
             }
+            (Some(a @ (Agent::LtSender(_) | Agent::LtReceiver(_))), Transport::Lt(_)) if a.node() == node => {
+                self.lt_deliver(port.expect("matched"), id);
+            }
             _ => self.drop_packet(id, DropCause::NoRoute),
         }
     }

@@ -132,6 +132,7 @@ impl World {
                 };
                 let mut r = f.monitor.report(labels, inflight);
                 r.tcp = self.tcp_report(f);
+                r.lt_tcp = self.lt_report(f);
                 r
             })
             .collect();

@@ -173,7 +173,7 @@ impl World {
     /// Called for every dropped packet: keeps the ground truth and ACK-loss counters.
     pub(crate) fn tcp_on_drop(&mut self, id: PacketId, _cause: DropCause) -> bool {
         let p = &self.packets[id];
-        let Transport::Tcp(h) = p.transport else { return false };
+        let Transport::Tcp(h) = p.transport else { return self.lt_on_drop(id) };
         let flow = p.flow.0 as usize;
         self.endpoints.count_drop(flow as u32, h.src_port, h.dst_port, h.payload == 0);
         if h.payload == 0 {

@@ -50,7 +50,7 @@ impl Validator<'_> {
             let transport = self.transport(f.transport.as_ref(), &join(&path, "transport"));
             let app = self.app(&f.app, &join(&path, "app"));
             if let (Some(t), Some(a)) = (&transport, &app) {
-                let tcp = matches!(t, TransportConfig::Tcp(_));
+                let tcp = matches!(t, TransportConfig::Tcp(_) | TransportConfig::LtTcp(_));
                 if tcp != a.is_stream() {
                     let allowed = if tcp {
                         "a TCP flow carries a byte stream: use app type \"bulk\" or \"file\""
@@ -70,13 +70,17 @@ impl Validator<'_> {
     }
 
     fn transport(&mut self, raw: Option<&toml::Value>, path: &str) -> Option<TransportConfig> {
-        let allowed = "allowed transports: \"udp\", \"tcp\"";
+        let allowed = "allowed transports: \"udp\", \"tcp\", \"lt_tcp\"";
         match raw {
             None => Some(TransportConfig::Udp { ecn: false }),
             Some(toml::Value::String(s)) if s == "udp" => Some(TransportConfig::Udp { ecn: false }),
             Some(toml::Value::String(s)) if s == "tcp" => self.tcp(None, path).map(TransportConfig::Tcp),
             Some(t @ toml::Value::Table(_)) if t.get("type").and_then(|k| k.as_str()) == Some("tcp") => {
                 self.tcp(Some(t), path).map(TransportConfig::Tcp)
+            }
+            Some(toml::Value::String(s)) if s == "lt_tcp" => self.lt_tcp(None, path).map(TransportConfig::LtTcp),
+            Some(t @ toml::Value::Table(_)) if t.get("type").and_then(|k| k.as_str()) == Some("lt_tcp") => {
+                self.lt_tcp(Some(t), path).map(TransportConfig::LtTcp)
             }
             Some(t @ toml::Value::Table(_)) if t.get("type").and_then(|k| k.as_str()) == Some("udp") => {
                 let u = self.decode::<RawUdp>(t, path)?;

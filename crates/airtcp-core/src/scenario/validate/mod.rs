@@ -7,6 +7,7 @@ mod capture;
 mod flows;
 mod link_layer;
 mod loss;
+mod lttcp;
 mod net;
 mod schemes;
 mod tcp;

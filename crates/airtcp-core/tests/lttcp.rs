@@ -1,0 +1,140 @@
+//! LT-TCP (Subramanian 2008) as a transport in the world: a 10 Mb/s, 20 ms path with a RED/ECN
+//! bottleneck and uniform packet loss. LT-TCP degrades gracefully up to 50 % PER where TCP-SACK
+//! collapses near 5 %; FEC is never goodput; the window is cut only by ECN; bad parameters are
+//! reported with their field paths.
+
+mod common;
+
+use airtcp_core::RunResult;
+
+/// One 10 Mb/s, 20 ms link n0 -> n1 with Bernoulli loss `per` on the data direction and a
+/// RED/ECN queue, one bulk flow of `transport` for `secs` seconds (1 s warm-up).
+fn path(transport: &str, per: f64, secs: u32, seed: u64) -> RunResult {
+    let red = "{ type = \"red\", limit = \"500pkt\", min_th = \"50pkt\", max_th = \"150pkt\", max_p = 0.1, w_q = 0.002, gentle = true, ecn = true }";
+    let toml = format!(
+        "[simulation]\nduration = \"{secs}s\"\nwarmup = \"1s\"\n{}[[flows]]\nsrc = \"n0\"\ndst = \"n1\"\n\
+         transport = {transport}\napp = {{ type = \"bulk\" }}\n",
+        common::chain(
+            1,
+            "10Mbps",
+            "20ms",
+            &format!("queue = {red}\na_to_b = {{ loss = {{ type = \"bernoulli\", p = {per} }} }}")
+        )
+    );
+    common::run(&toml, Some(seed))
+}
+
+const LT: &str = "\"lt_tcp\"";
+const SACK: &str = "{ type = \"tcp\", variant = \"sack\", ecn = true, preset = \"ns2\", window = \"1000pkt\" }";
+
+fn goodput_mbps(r: &RunResult) -> f64 {
+    r.flows[0].goodput_bps / 1e6
+}
+
+#[test]
+fn lt_tcp_degrades_gracefully_where_sack_collapses() {
+    let secs = 20;
+    let lt: Vec<f64> = [0.0, 0.05, 0.1, 0.3, 0.5].iter().map(|&p| goodput_mbps(&path(LT, p, secs, 1))).collect();
+    let sack: Vec<f64> = [0.0, 0.05, 0.1].iter().map(|&p| goodput_mbps(&path(SACK, p, secs, 1))).collect();
+    let msg = format!("LT-TCP {lt:?}, SACK {sack:?}");
+    assert!(lt[0] > 8.5 && sack[0] > 8.5, "lossless: both fill the link: {msg}");
+    // LT-TCP: goodput falls roughly as the link's (1 - p) share, never collapsing.
+    for (i, &p) in [0.0, 0.05, 0.1, 0.3, 0.5].iter().enumerate() {
+        assert!(lt[i] > 0.6 * 9.6 * (1.0 - p), "PER {p}: {msg}");
+    }
+    // TCP-SACK collapses near 5 % PER.
+    assert!(sack[1] < 0.5 * lt[1] && sack[2] < 0.3 * lt[2], "{msg}");
+}
+
+#[test]
+fn fec_is_never_goodput_and_random_loss_never_cuts_the_window() {
+    let r = path(LT, 0.3, 10, 2);
+    common::assert_conservation(&r);
+    let f = &r.flows[0];
+    let lt = f.lt_tcp.as_ref().expect("LT-TCP report");
+    assert!(lt.pfec_sent > 0 && lt.rfec_sent > 0 && lt.blocks_recovered > 0, "{lt:?}");
+    // Delivered bytes are data bytes, each once: at most the data sent, never data + FEC.
+    assert!(f.delivered_bytes <= lt.data_bytes_sent, "{} > {}", f.delivered_bytes, lt.data_bytes_sent);
+    assert!(f.tx_bytes > lt.data_bytes_sent, "the FEC bytes were transmitted");
+    // Received counts data and FEC units (throughput); delivered only data (goodput).
+    assert_eq!(f.rx_packets, lt.data_received + lt.fec_received);
+    assert!(f.rx_bytes > f.delivered_bytes);
+    // Loss estimate near the PER (ACKs are lossless here).
+    assert!((lt.final_loss_estimate - 0.3).abs() < 0.15, "{lt:?}");
+    assert!((200..=1500).contains(&lt.final_mss) && (1500 - lt.final_mss).is_multiple_of(50));
+    assert!(lt.final_cwnd >= 2000.0);
+    // Without ECN marks the window is never cut, whatever the loss.
+    let no_red = format!(
+        "[simulation]\nduration = \"5s\"\n{}[[flows]]\nsrc = \"n0\"\ndst = \"n1\"\ntransport = \"lt_tcp\"\napp = {{ type = \"bulk\" }}\n",
+        common::chain(
+            1,
+            "10Mbps",
+            "20ms",
+            "queue = { type = \"drop_tail\", limit = \"1000pkt\" }\na_to_b = { loss = { type = \"bernoulli\", p = 0.2 } }"
+        )
+    );
+    let r = common::run(&no_red, Some(3));
+    let lt = r.flows[0].lt_tcp.as_ref().unwrap();
+    assert_eq!(lt.ecn_cuts, 0);
+    assert!(lt.final_cwnd > 100_000.0, "window kept growing through 20 % loss: {lt:?}");
+}
+
+#[test]
+fn ecn_marks_cut_the_window() {
+    let r = path(LT, 0.0, 10, 1);
+    let lt = r.flows[0].lt_tcp.as_ref().unwrap();
+    assert!(lt.ce_marked > 0 && lt.ecn_cuts > 0, "{lt:?}");
+    assert!(lt.ecn_cuts <= lt.ce_marked);
+    assert!(lt.final_cwnd < 256.0 * 1024.0, "{lt:?}");
+}
+
+#[test]
+fn a_file_transfer_completes_through_heavy_loss() {
+    let toml = format!(
+        "[simulation]\nduration = \"60s\"\n{}[[flows]]\nsrc = \"n0\"\ndst = \"n1\"\ntransport = \"lt_tcp\"\napp = {{ type = \"file\", size = \"1MB\" }}\n",
+        common::chain(1, "10Mbps", "20ms", "a_to_b = { loss = { type = \"bernoulli\", p = 0.5 } }")
+    );
+    let r = common::run(&toml, Some(4));
+    let f = &r.flows[0];
+    let lt = f.lt_tcp.as_ref().unwrap();
+    assert_eq!(f.delivered_bytes, 1_000_000, "{lt:?}");
+    assert!(lt.completion_time_s > 0.0 && lt.completion_time_s < 30.0, "{lt:?}");
+    assert_eq!(lt.data_bytes_sent, 1_000_000, "no data byte is ever retransmitted");
+}
+
+#[test]
+fn runs_are_deterministic() {
+    let a = path(LT, 0.2, 5, 9);
+    let b = path(LT, 0.2, 5, 9);
+    assert_eq!(format!("{:?}", a.flows), format!("{:?}", b.flows));
+}
+
+#[test]
+fn bad_parameters_name_their_field() {
+    let with = |t: &str| {
+        format!(
+            "{}[[flows]]\nsrc = \"n0\"\ndst = \"n1\"\ntransport = {t}\napp = {{ type = \"bulk\" }}\n",
+            common::chain(1, "10Mbps", "20ms", "")
+        )
+    };
+    common::assert_error_cases([
+        ("alpha", with("{ type = \"lt_tcp\", alpha = 1.5 }"), "flows[0].transport.alpha".into(), vec!["1.5", "(0, 1]"]),
+        (
+            "mss order",
+            with("{ type = \"lt_tcp\", mss_min = \"2000B\" }"),
+            "flows[0].transport.mss_min".into(),
+            vec!["2000", "mss_max"],
+        ),
+        ("unknown key", with("{ type = \"lt_tcp\", mss = \"1000B\" }"), "flows[0].transport.mss".into(), vec!["unknown field"]),
+        (
+            "udp app",
+            format!(
+                "{}[[flows]]\nsrc = \"n0\"\ndst = \"n1\"\ntransport = \"lt_tcp\"\napp = {{ type = \"cbr\", rate = \"1Mbps\" }}\n",
+                common::chain(1, "10Mbps", "20ms", "")
+            ),
+            "flows[0].app.type".into(),
+            vec!["cbr"],
+        ),
+        ("bad name", with("\"lt-tcp\""), "flows[0].transport".into(), vec!["lt_tcp"]),
+    ]);
+}
