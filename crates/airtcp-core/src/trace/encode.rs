@@ -157,7 +157,8 @@ pub fn ip_packet(p: &Packet, cap: usize, out: &mut Vec<u8>) -> usize {
             }
             (PROTO_EXPERIMENTAL, total)
         }
-        Transport::None => ((PROTO_EXPERIMENTAL), (p.size as usize).max(IP_HEADER_BYTES as usize)),
+        // LT-TCP has no standard wire format: IP protocol 253 with a zero payload of its size.
+        Transport::Lt(_) | Transport::None => (PROTO_EXPERIMENTAL, (p.size as usize).max(IP_HEADER_BYTES as usize)),
     };
     let total16 = total.min(65535) as u16;
     out[ip_start + 2..ip_start + 4].copy_from_slice(&total16.to_be_bytes());

@@ -179,6 +179,9 @@ impl Tracer {
             }
             Transport::Udp(h) => ("udp", h.seq as i64, -1, -1, String::new(), -1),
             Transport::Routing(_) => ("routing", -1, -1, -1, String::new(), -1),
+            // LT-TCP: `seq` is the packet's transmission number (an ACK echoes the one it answers).
+            Transport::Lt(h) if h.kind == crate::lttcp::LtKind::Ack => ("lt_tcp", -1, -1, h.pkt_no as i64, String::new(), -1),
+            Transport::Lt(h) => ("lt_tcp", h.pkt_no as i64, -1, -1, String::new(), -1),
             Transport::None => ("", -1, -1, -1, String::new(), -1),
         };
         r.proto.push(proto);
