@@ -74,8 +74,9 @@ single = _exp(
     title="Figs. 5.2-5.3: one mobile sender, w_prop 15 ms, against PER",
     description=(
         "One TCP SACK (timestamps) sender 200 m from an 802.11b AP (11 Mb/s), AP -- 100 Mb/s -- router -- "
-        "100 Mb/s -- receiver, one-way wired delay 15 ms, burst losses (PER% consecutive frames of every 100, "
-        "uplink data frames, per MAC attempt); st-802.11 (retry limits 7/4), inf-RL (50 at the mobile), "
+        "100 Mb/s -- receiver, one-way wired delay 15 ms, burst losses (PER% consecutive of every 100 frames "
+        "each radio receives, every frame type, both directions: ns-2's IncomingErrProc), RTS/CTS on; "
+        "st-802.11 (retry limits 7/4), inf-RL (50 at the mobile), "
         "DI-method (inf-RL + adaptive delay injection at the AP). 140 s, measured after 20 s."
     ),
     scenario=one_user,
@@ -146,8 +147,9 @@ sensitivity = _exp(
     name="sensitivity",
     title="Sensitivity: the choices the thesis leaves open (one user, w_prop 15 ms, PER 20%)",
     description=(
-        "The single-user cell at PER 20% with each open choice changed alone: losses on both directions "
-        "and on every frame (ns-2's IncomingErrProc), a 64-segment window, RTS/CTS for every frame."
+        "The single-user cell at PER 20% with each open choice changed alone: the loss model on the uplink "
+        "data frames only (the notes' reading, no RTS/CTS), no RTS/CTS, random burst offsets, a 64-segment "
+        "window, an RTO floor of 1 s (ns-2.27) or none (minrto_ 0)."
     ),
     scenario=one_user,
     params={"per": [20], "setup": SETUPS, "scheme": SCHEMES},

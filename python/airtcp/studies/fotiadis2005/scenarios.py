@@ -17,8 +17,27 @@ WINDOW = "20pkt"  # ns-2 Agent/TCP window_ default (the thesis states no window)
 TCP_PRESET = "ns2"  # ns-2's RTO arithmetic: 10 ms ticks, min RTO 0.2 s (ns-2 default since 2004)
 SPACING_M = 200.0  # mobiles 200 m from the AP; relays 200 m apart (Sec. 5.2, 5.3)
 WPROP_SPLIT = "half"  # w_prop is the one-way wired delay, split over AP-router and router-receiver
-LOSS_LINKS = "uplink"  # the burst model judges data frames mobile -> AP (or "both": also AP -> mobile)
-LOSS_FRAMES = "data"  # ... data frames only, per MAC attempt (or "all": RTS/CTS/ACK too)
+# Where the burst model sits. The thesis says only "we use a simple error model that introduces
+# consecutive packet losses, e.g. in a 10% loss scenario 10 out of 100 packets are lost,
+# consecutively" (Sec. 5.2) and that it ran ns-2. ns-2 attaches an error model to a mobile node in
+# one way only, `node-config -IncomingErrProc` (or -OutgoingErrProc), which puts one ErrorModel
+# instance below each node's MAC: it judges every frame that node's radio receives (data, TCP
+# ACKs, RTS, CTS, MAC ACKs, both directions, overheard frames too), and a judged frame reaches the
+# MAC marked corrupted (discarded, EIFS, no response). The stock model that loses k consecutive of
+# every 100 packets is ErrorModel/Periodic (unit pkt, period_ 100, burstlen_ k).
+# "ns2": that placement (the base). "uplink_data": the notes' first reading (data frames mobile ->
+# AP only, the study's base before the ns-2 cross-check; experiment sensitivity).
+# One difference remains: ns-2 keeps one counter per receiving node, we one per (transmitter,
+# receiver) pair; with one mobile (every single-user point) the two are the same.
+LOSS_PLACEMENT = "ns2"
+# Where the k losses sit in each block of 100: "end" (frames 100-k .. 99 of each block, i.e.
+# ErrorModel/Periodic with offset_ 101-k: the first 100-k frames of a radio pass, so the flow's
+# first segment and its ACK get through; with offset_ 0 a burst of 30 at the start stalls a
+# retry-limited sender behind the 3 s initial RTO), an integer position, or "random" (per block).
+BURST_OFFSET: int | str = "end"
+# ns-2's Mac/802_11 RTSThreshold_ 0 (ns-default.tcl): RTS/CTS before every unicast frame. The thesis
+# quotes the standard's 2348 B (Ch. 2) but sets only the retry limits (Sec. 5); None: no RTS/CTS.
+RTS_THRESHOLD: str | None = "0B"
 INF_RL = 50  # Sec. 5: "Practically, we assigned the value 50 to both of the parameters"
 INF_RL_AT = "mobiles"  # where inf-RL applies: "mobiles" (the thesis's words) or "all" (AP too)
 START_SEED = 2005  # flow start times, drawn once from U[0, 10] s
@@ -55,6 +74,8 @@ def _burst(k: int) -> dict:
 def _wireless(sc: Scenario, infrastructure: bool) -> dict:
     w = sc.section("wireless")
     w.update({"preset": "80211b", "short_retry_limit": 7, "long_retry_limit": 4})
+    if RTS_THRESHOLD is not None:
+        w["rts_threshold"] = RTS_THRESHOLD
     if infrastructure:
         w.update({"mode": "infrastructure", "ap": "ap"})
     return w
@@ -106,25 +127,30 @@ def _mobiles(sc: Scenario) -> list[str]:
     return [n["name"] for n in sc.data["nodes"] if n["name"].startswith("m")]
 
 
-def _wireless_links(sc: Scenario) -> list[tuple[str, str]]:
-    """(from, to) of the links the burst model judges."""
+def _uplinks(sc: Scenario) -> list[tuple[str, str]]:
+    """(from, to) of the links that carry the data: mobile -> AP, or along the chain."""
     mobiles = _mobiles(sc)
     if sc.data["wireless"].get("mode") == "infrastructure":
-        up = [(m, "ap") for m in mobiles]
-        down = [("ap", m) for m in mobiles]
-    else:  # the chain m0 -> m1 -> ... -> ap
-        hops = [*mobiles, "ap"]
-        up = list(itertools.pairwise(hops))
-        down = [(b, a) for a, b in up]
-    return up + down if LOSS_LINKS == "both" else up
+        return [(m, "ap") for m in mobiles]
+    return list(itertools.pairwise([*mobiles, "ap"]))
+
+
+def _burst_model(per: float) -> dict:
+    offset = 100 - int(per) if BURST_OFFSET == "end" else BURST_OFFSET
+    return {**_burst(per), "offset": offset}
 
 
 def set_per(sc: Scenario, per: float) -> None:
-    """The burst model at PER ``per`` %: ``per`` consecutive losses in every 100 frames, on every
-    judged link (per MAC attempt)."""
-    sc.data["wireless"]["loss"] = [
-        {"from": a, "to": b, "frames": LOSS_FRAMES, "model": _burst(per)} for a, b in _wireless_links(sc)
-    ]
+    """The burst model at PER ``per`` %: ``per`` consecutive losses in every 100 frames, placed
+    as LOSS_PLACEMENT says (per MAC transmission attempt)."""
+    if LOSS_PLACEMENT == "ns2":
+        # No from/to: every (transmitter, receiver) pair of the channel, every frame type.
+        rules = [{"frames": "all", "overheard": True, "model": _burst_model(per)}]
+    elif LOSS_PLACEMENT == "uplink_data":
+        rules = [{"from": a, "to": b, "frames": "data", "model": _burst_model(per)} for a, b in _uplinks(sc)]
+    else:
+        raise ValueError(f"unknown LOSS_PLACEMENT {LOSS_PLACEMENT!r} (ns2, uplink_data)")
+    sc.data["wireless"]["loss"] = rules
 
 
 def set_wprop(sc: Scenario, wprop_ms: float) -> None:
@@ -182,27 +208,38 @@ def set_hops(sc: Scenario, hops: int) -> None:
     sc.data.update(fresh.data)
 
 
-SETUPS = ["base", "loss_both_all", "window64", "rts"]
+SETUPS = ["base", "uplink_data", "rts_off", "random_offset", "window64", "minrto1s", "minrto0"]
 
 
 def set_setup(sc: Scenario, setup: str) -> None:
-    """Sensitivity to the choices the thesis leaves open (apply after ``set_per``): ``base``;
-    ``loss_both_all`` (the burst model on both directions and on every frame, RTS/CTS/ACK too, as
-    ns-2's IncomingErrProc on every node); ``window64`` (a 64-segment window instead of ns-2's 20);
-    ``rts`` (RTS/CTS for every data frame, ns-2's RTSThreshold_ default 0)."""
+    """Sensitivity to the choices the thesis leaves open (apply after ``set_per``): ``base`` (the
+    ns-2 reading above); ``uplink_data`` (the notes' first reading: the burst model on the data
+    frames mobile -> AP only, random burst offsets, RTS/CTS off: the study's base before the ns-2
+    cross-check); ``rts_off`` (no RTS/CTS: the 802.11 standard's RTSThreshold 2348 B the thesis
+    quotes in Ch. 2); ``random_offset`` (the burst drawn at a random place in each block of 100);
+    ``window64`` (a 64-segment window instead of ns-2's 20); ``minrto1s`` (ns-2.27's RTO floor of
+    1 s, before the 2004/10/14 change to 0.2 s); ``minrto0`` (no RTO floor beyond the 2 ticks of
+    the ns2 preset: ns-2's ``minrto_ 0``, the thesis's Eq. 2.3 RTO = SRTT + 4 VRTT taken literally)."""
     if setup == "base":
         return
-    if setup == "loss_both_all":
-        loss = sc.data["wireless"]["loss"]
-        model = loss[0]["model"]
-        links = [(x["from"], x["to"]) for x in loss]
-        links += [(b, a) for a, b in links]
-        sc.data["wireless"]["loss"] = [{"from": a, "to": b, "frames": "all", "model": dict(model)} for a, b in links]
+    w = sc.data["wireless"]
+    k = w["loss"][0]["model"]["k"]
+    if setup == "uplink_data":
+        w.pop("rts_threshold", None)
+        w["loss"] = [
+            {"from": a, "to": b, "frames": "data", "model": {**_burst(k), "offset": "random"}} for a, b in _uplinks(sc)
+        ]
+    elif setup == "rts_off":
+        w.pop("rts_threshold", None)
+    elif setup == "random_offset":
+        for rule in w["loss"]:
+            rule["model"]["offset"] = "random"
     elif setup == "window64":
         for f in sc.data["flows"]:
             f["transport"]["window"] = "64pkt"
-    elif setup == "rts":
-        sc.data["wireless"]["rts_threshold"] = "0B"
+    elif setup in ("minrto1s", "minrto0"):
+        for f in sc.data["flows"]:
+            f["transport"]["min_rto"] = "1s" if setup == "minrto1s" else "0s"
     else:
         raise ValueError(f"unknown setup {setup!r} (setups: {', '.join(SETUPS)})")
 
@@ -217,6 +254,7 @@ def downlink_cell(mode: str = "full") -> Scenario:
     """Three mobiles receiving long-lived FTP downloads through the AP (w_prop 15 ms); station m0's
     channel is the bad one (``set_bad``)."""
     sc = cell(3, 15.0, downlink=True)
+    sc.data["wireless"].pop("rts_threshold", None)  # this experiment's own setup: RTS/CTS off
     set_bad(sc, 60)
     return sc
 
