@@ -8,7 +8,8 @@ points in airtcp (python/airtcp/studies/fotiadis2005/scenarios.py: cell(1, w_pro
 set_scheme st / infrl), and prints throughput after 20 s and the number of retransmission
 timeouts side by side (means over the seeds; ns-2 nrexmit_, airtcp tcp.timeouts). ns-2's seeds
 change its backoff draws; airtcp's replications its channel streams. Reference only: nothing
-here is needed to build or test airtcp.
+here is needed to build or test airtcp. bench/ns2/fotiadis_refs.json holds the output of
+`--seeds 1,2,3` (minrto 0.2, RTS on), `--grid per --minrto 0` and `--grid per --rts 0`.
 
 Usage: .venv/bin/python bench/ns2/fotiadis_refs.py [--seeds 1,2,3] [--minrto 0.2] [--rts 1]
            [--grid per|wprop|all] [--out FILE.json]
