@@ -26,10 +26,16 @@ def test_cell_builds_the_thesis_topology():
     w = sc.data["wireless"]
     assert w["preset"] == "80211b" and w["mode"] == "infrastructure" and w["ap"] == "ap"
     assert (w["short_retry_limit"], w["long_retry_limit"]) == (7, 4)
-    # ns-2's placement: one rule for every (transmitter, receiver) pair, every frame type,
-    # overheard frames too, 25 consecutive of every 100 at the end of each block; RTS/CTS on.
+    # ns-2's placement: one rule, one process per receiving node over every frame type from every
+    # transmitter, overheard frames too, 25 consecutive of every 100 at the end of each block;
+    # RTS/CTS on.
     assert w["loss"] == [
-        {"frames": "all", "overheard": True, "model": {"type": "burst", "k": 25, "n": 100, "offset": 75}}
+        {
+            "frames": "all",
+            "overheard": True,
+            "scope": "receiver",
+            "model": {"type": "burst", "k": 25, "n": 100, "offset": 75},
+        }
     ]
     assert w["rts_threshold"] == "0B"
     # The notes' first reading: one burst process per mobile on its uplink, data frames only.

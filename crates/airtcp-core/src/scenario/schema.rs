@@ -661,6 +661,9 @@ pub struct RawWirelessLoss {
     pub frames: Option<String>,
     /// Also judge frames the receiver only overhears (default false).
     pub overheard: Option<bool>,
+    /// `"link"` (default: one process per transmitter-receiver pair) or `"receiver"` (one per
+    /// receiving node over the frames of every transmitter, as ns-2's per-node error model).
+    pub scope: Option<String>,
     /// The loss model, as for links.
     pub model: Tagged,
 }

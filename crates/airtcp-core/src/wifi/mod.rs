@@ -182,6 +182,10 @@ pub struct LinkLoss {
     /// frame a node receives): a judged-lost overheard frame is undecodable (EIFS instead of the
     /// NAV of its Duration field).
     pub overheard: bool,
+    /// One process per receiving station over the frames of every transmitter the rule selects
+    /// (ns-2's ErrorModel is one object per node, counting every frame that node's radio
+    /// receives: Fotiadis 2005's "k of every 100"), instead of one per (transmitter, receiver).
+    pub per_receiver: bool,
     /// The model.
     pub model: crate::errmodel::LossModel,
     /// Stream name.
@@ -279,7 +283,9 @@ impl Wifi {
         }
         let mut procs = Vec::new();
         for l in losses {
-            // One process per (rule, link): each receiver judges its own frames independently.
+            // One process per (rule, link): each receiver judges its own frames independently;
+            // with `per_receiver` one per (rule, receiver), shared by the links into it.
+            let mut at_receiver: Vec<Option<u32>> = vec![None; specs.len()];
             for (tx, list) in channel.lists.iter_mut().enumerate() {
                 if l.from.is_some_and(|f| f as usize != tx) {
                     continue;
@@ -288,9 +294,18 @@ impl Wifi {
                     if l.to.is_some_and(|t| t != nb.station) || nb.loss != channel::NO_LOSS {
                         continue;
                     }
+                    if let Some(shared) = at_receiver[nb.station as usize].filter(|_| l.per_receiver) {
+                        nb.loss = shared;
+                        continue;
+                    }
                     let (a, b) = (&names[specs[tx].node.0 as usize], &names[specs[nb.station as usize].node.0 as usize]);
-                    let stream = rngs.stream(&format!("wifi/loss/{}/{a}->{b}", l.name));
+                    let stream = if l.per_receiver {
+                        rngs.stream(&format!("wifi/loss/{}/*->{b}", l.name))
+                    } else {
+                        rngs.stream(&format!("wifi/loss/{}/{a}->{b}", l.name))
+                    };
                     nb.loss = procs.len() as u32;
+                    at_receiver[nb.station as usize] = Some(nb.loss);
                     procs.push(LinkLossProcess {
                         process: LossProcess::new(&l.model, stream),
                         data_only: l.data_only,

@@ -27,9 +27,12 @@ WPROP_SPLIT = "half"  # w_prop is the one-way wired delay, split over AP-router 
 # every 100 packets is ErrorModel/Periodic (unit pkt, period_ 100, burstlen_ k).
 # "ns2": that placement (the base). "uplink_data": the notes' first reading (data frames mobile ->
 # AP only, the study's base before the ns-2 cross-check; experiment sensitivity).
-# One difference remains: ns-2 keeps one counter per receiving node, we one per (transmitter,
-# receiver) pair; with one mobile (every single-user point) the two are the same.
+# ns-2 keeps one counter per receiving node: LOSS_SCOPE "receiver" (`[[wireless.loss]] scope`);
+# "link" gives every (transmitter, receiver) pair its own. With one mobile (every single-user point)
+# the two are the same; with several mobiles or relays the AP's (a relay's) bursts span the frames
+# of all its neighbours, as in ns-2.
 LOSS_PLACEMENT = "ns2"
+LOSS_SCOPE = "receiver"
 # Where the k losses sit in each block of 100: "end" (frames 100-k .. 99 of each block, i.e.
 # ErrorModel/Periodic with offset_ 101-k: the first 100-k frames of a radio pass, so the flow's
 # first segment and its ACK get through; with offset_ 0 a burst of 30 at the start stalls a
@@ -145,7 +148,7 @@ def set_per(sc: Scenario, per: float) -> None:
     as LOSS_PLACEMENT says (per MAC transmission attempt)."""
     if LOSS_PLACEMENT == "ns2":
         # No from/to: every (transmitter, receiver) pair of the channel, every frame type.
-        rules = [{"frames": "all", "overheard": True, "model": _burst_model(per)}]
+        rules = [{"frames": "all", "overheard": True, "scope": LOSS_SCOPE, "model": _burst_model(per)}]
     elif LOSS_PLACEMENT == "uplink_data":
         rules = [{"from": a, "to": b, "frames": "data", "model": _burst_model(per)} for a, b in _uplinks(sc)]
     else:

@@ -619,10 +619,22 @@ impl Validator<'_> {
                     true
                 }
             };
+            let per_receiver = match l.scope.as_deref() {
+                None | Some("link") => false,
+                Some("receiver") => true,
+                Some(other) => {
+                    self.errs.push(
+                        join(&path, "scope"),
+                        Some(format!("{other:?}")),
+                        "allowed: \"link\" (one process per transmitter-receiver pair), \"receiver\" (one per receiving node)",
+                    );
+                    false
+                }
+            };
             let model = self.loss(&l.model, &join(&path, "model"));
             if let (Some(from), Some(to), Some(model)) = (from, to, model) {
                 let overheard = l.overheard.unwrap_or(false);
-                out.push(LinkLoss { from, to, data_only, overheard, model, name: format!("{i}") });
+                out.push(LinkLoss { from, to, data_only, overheard, per_receiver, model, name: format!("{i}") });
             }
         }
         out
