@@ -14,6 +14,8 @@
 #   OFFSET: ErrorModel/Periodic offset_ (default 101-K: the first 100-K frames a radio receives
 #     pass, then K are lost, then 100-K pass...: the study's burst offset "end")
 #   USERS: mobiles (default 1)
+#   ERRAT: "all" (default: the error model on every wireless node) or "bs" (the base station
+#     only: the uplink frames, RTS and data, and nothing the mobiles receive)
 # Prints: k wprop short long rts goodput_kbps(20 s..end) timeouts(nrexmit_) rexmit_pkts data_pkts,
 # each summed over the flows
 # Reference only: airtcp never needs ns-2 to build or test.
@@ -29,6 +31,7 @@ Agent/TCP set minrto_ [expr {[llength $argv] > 8 ? [lindex $argv 8] : 0.2}]
 Agent/TCP set window_ [expr {[llength $argv] > 9 ? [lindex $argv 9] : 20}]
 set offset [expr {[llength $argv] > 10 ? [lindex $argv 10] : 101 - $k}]
 set users [expr {[llength $argv] > 11 ? [lindex $argv 11] : 1}]
+set errat [expr {[llength $argv] > 12 ? [lindex $argv 12] : "all"}]
 Mac/802_11 set dataRate_ 11Mb
 Mac/802_11 set basicRate_ 1Mb
 if {$rts} { Mac/802_11 set RTSThreshold_ 0 } else { Mac/802_11 set RTSThreshold_ 3000 }
@@ -49,13 +52,15 @@ create-god [expr {$users + 1}]
 set R [$ns node 0.0.0]
 for {set i 0} {$i < $users} {incr i} { set W($i) [$ns node 0.0.[expr {$i + 1}]] }
 
+set mobiles_now 0
 proc PeriodicErr {} {
-  global k offset
+  global k offset errat mobiles_now
   set e [new ErrorModel/Periodic]
   $e unit pkt
   $e set period_ 100
   $e set offset_ $offset ;# the frame numbered offset_ is the first lost, then K-1 more, every 100
   $e set burstlen_ $k
+  if {$errat == "bs" && $mobiles_now} { $e set offset_ 1e9 } ;# never reaches its first loss
   return $e
 }
 set chan [new Channel/WirelessChannel]
@@ -71,6 +76,7 @@ $BS set X_ 250.0
 $BS set Y_ 250.0
 $BS set Z_ 0.0
 $ns node-config -wiredRouting OFF
+set mobiles_now 1 ;# PeriodicErr is called per node as it is created: the mobiles come next
 set pi 3.14159265358979
 for {set i 0} {$i < $users} {incr i} {
   set STA($i) [$ns node 1.0.[expr {$i + 1}]]
