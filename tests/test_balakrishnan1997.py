@@ -92,7 +92,8 @@ def test_time_sequence_figure(tmp_path):
 
 def test_the_testbed_runs_the_bsd_preset():
     sc = S.testbed()
-    assert sc.to_dict()["flows"][0]["transport"]["preset"] == "bsd"
+    t = sc.to_dict()["flows"][0]["transport"]
+    assert t["preset"] == "bsd" and t["cc"] == {"type": "bsd", "release": "lite2"}
 
 
 def test_figures_5_and_7(tmp_path):

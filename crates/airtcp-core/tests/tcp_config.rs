@@ -204,7 +204,12 @@ fn bsd_preset_picks_the_bsd_pieces_unless_named() {
     // Each piece alone, without the preset.
     let alone = params("cc = \"bsd\", rto_algorithm = \"bsd\", clock_granularity = \"500ms\"");
     assert_eq!((alone.cc.name(), alone.recovery, alone.rto.algorithm), ("bsd", RecoveryKind::Bsd, RtoAlgorithm::Bsd));
+    use airtcp_core::tcp::cc::bsd::BsdParams;
+    assert_eq!(bsd.cc, CcParams::Bsd(BsdParams { eighth: true }), "4.4BSD-Lite's increment by default");
+    let lite2 = params("preset = \"bsd\", cc = { type = \"bsd\", release = \"lite2\" }");
+    assert_eq!((lite2.cc, lite2.recovery), (CcParams::Bsd(BsdParams { eighth: false }), RecoveryKind::Bsd));
     for (keys, field, want) in [
+        ("cc = { type = \"bsd\", release = \"net3\" }", "flows[0].transport.cc.release", "\"lite2\""),
         ("preset = \"bsd4\"", "flows[0].transport.preset", "\"rfc\", \"ns2\", \"bsd\""),
         ("rto_algorithm = \"bsd\", clock_granularity = \"0s\"", "flows[0].transport.clock_granularity", "positive tick"),
     ] {

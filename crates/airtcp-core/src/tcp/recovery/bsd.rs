@@ -10,16 +10,16 @@
 //!   least two); `cwnd = ssthresh + t_dupacks * t_maxseg`.
 //! - **Further duplicate ACKs** add one segment each (`t_dupacks > tcprexmtthresh`).
 //! - **The next ACK of new data** retracts the window to `ssthresh` ("if the congestion window
-//!   was inflated ... retract it") and is then an ordinary ACK: BSD opens the window on it as on
-//!   any ACK of new data, so with `cc = "bsd"` the episode ends at `ssthresh + SMSS` (`cwnd`
-//!   equals `ssthresh`, which is not above it, hence a whole segment), where RFC 5681's Reno
-//!   holds `cwnd = ssthresh`.
+//!   was inflated to account for the other side's cached packets, retract it") only if more than
+//!   `tcprexmtthresh` duplicate ACKs came (`t_dupacks > tcprexmtthresh`: after exactly three the
+//!   window stays at `ssthresh + 3 SMSS`), and is then an ordinary ACK: BSD opens the window on
+//!   it as on any ACK of new data, so with `cc = "bsd"` a retracted episode ends at `ssthresh +
+//!   SMSS` (`cwnd` equals `ssthresh`, which is not above it, hence a whole segment), where RFC
+//!   5681's Reno holds `cwnd = ssthresh` after any episode.
 //!
-//! Choice: the retraction test. 4.4BSD-Lite2 (tcp_input.c 8.12, 1995) tests `t_dupacks >=
-//! tcprexmtthresh`; 4.4BSD-Lite, the code of Stevens & Wright, tests `t_dupacks >
-//! tcprexmtthresh`, which leaves the window inflated by three segments when exactly three
-//! duplicate ACKs arrived. Which one BSD/OS 2.1 ran is not documented; we retract after every
-//! fast retransmit, as Lite2 and RFC 5681 do.
+//! The `>` test is the same in every 4.4BSD release (the CSRG SCCS history of `tcp_input.c` shows
+//! the line unchanged from revision 7.23, 1990, to 8.12, 1995, 4.4BSD-Lite2); later BSDs (NetBSD,
+//! FreeBSD) test `>=`.
 
 use super::super::cc::{AnyCc, CongestionControl};
 use super::super::metrics::RetxCause;
@@ -32,6 +32,8 @@ use crate::time::SimTime;
 pub struct Bsd {
     /// In fast recovery (BSD: `t_dupacks >= tcprexmtthresh`).
     pub in_recovery: bool,
+    /// Duplicate ACKs of the episode (`t_dupacks`).
+    pub dupacks: u32,
 }
 
 impl RecoveryAlgorithm for Bsd {
@@ -46,6 +48,7 @@ impl LossRecovery for Bsd {
     }
 
     fn on_dupack(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime) {
+        self.dupacks = c.dupacks;
         if self.in_recovery {
             c.cwnd += c.mss as u64;
         } else if c.dupacks == c.p.dupthresh && !c.head_held() {
@@ -64,10 +67,11 @@ impl LossRecovery for Bsd {
         }
     }
 
-    /// A new ACK: retract the inflated window, leave recovery, and let the controller open the
-    /// window as on any ACK of new data.
+    /// A new ACK: retract the inflated window (after more than `dupthresh` duplicate ACKs),
+    /// leave recovery, and let the controller open the window as on any ACK of new data.
     fn on_new_ack(&mut self, c: &mut Core, _cc: &mut AnyCc, _now: SimTime, _acked: u64) -> AckVerdict {
-        if std::mem::take(&mut self.in_recovery) && c.cwnd > c.ssthresh {
+        let dupacks = std::mem::take(&mut self.dupacks);
+        if std::mem::take(&mut self.in_recovery) && dupacks > c.p.dupthresh && c.cwnd > c.ssthresh {
             c.cwnd = c.ssthresh;
         }
         AckVerdict::NORMAL
@@ -75,6 +79,7 @@ impl LossRecovery for Bsd {
 
     fn on_timeout(&mut self, _c: &mut Core, _cc: &mut AnyCc, _now: SimTime) {
         self.in_recovery = false;
+        self.dupacks = 0;
     }
 }
 
@@ -90,7 +95,7 @@ mod tests {
 
     fn bsd_params() -> crate::tcp::TcpParams {
         let mut p = params(RecoveryKind::Bsd);
-        p.cc = CcParams::Bsd(BsdParams {});
+        p.cc = CcParams::Bsd(BsdParams::default());
         p.sack = false;
         p.rto = RtoParams::BSD;
         p
@@ -100,8 +105,8 @@ mod tests {
     fn the_ack_ending_recovery_retracts_then_opens_by_a_segment() {
         let mut p = Path::new(bsd_params(), drops(&[], &[]));
         let c = &mut p.s.c;
-        let mut cc = AnyCc::new(&CcParams::Bsd(BsdParams {}));
-        let mut r = Bsd { in_recovery: true };
+        let mut cc = AnyCc::new(&CcParams::Bsd(BsdParams::default()));
+        let mut r = Bsd { in_recovery: true, dupacks: 8 };
         c.ssthresh = 6 * MSS;
         c.cwnd = 11 * MSS;
         let v = r.on_new_ack(c, &mut cc, SimTime::ZERO, MSS);
@@ -113,6 +118,12 @@ mod tests {
         c.cwnd = 10 * MSS;
         assert_eq!(r.on_new_ack(c, &mut cc, SimTime::ZERO, MSS), AckVerdict::NORMAL);
         assert_eq!(c.cwnd, 10 * MSS);
+        // After exactly three duplicate ACKs 4.4BSD does not retract (t_dupacks > tcprexmtthresh).
+        let mut r = Bsd { in_recovery: true, dupacks: 3 };
+        c.cwnd = 9 * MSS;
+        r.on_new_ack(c, &mut cc, SimTime::ZERO, MSS);
+        assert_eq!(c.cwnd, 9 * MSS, "still ssthresh + 3 SMSS");
+        assert!(!r.in_recovery);
     }
 
     #[test]
