@@ -145,8 +145,22 @@ def reproduce(
     out = Path(out)
     for s in studies:
         per = {name: r for (owner, name), r in zip(owners, results, strict=True) if owner is s}
-        study_record(s, mode, per, wall, store).save(out / s.name)
+        rec = study_record(s, mode, per, wall, store)
+        rec.extra["drawings"] = draw_study(s, mode, out / s.name)
+        rec.save(out / s.name)
     return write_report(out)
+
+
+def draw_study(study: Study, mode: str, folder: Path) -> list[list[str]]:
+    """Draws the study's own figures (:class:`~airtcp.studies.framework.Drawing`) into
+    ``folder/drawings``; returns their (file, caption) pairs relative to ``folder``."""
+    drawn = []
+    for d in study.drawings:
+        target = folder / "drawings" / f"{safe_name(d.name)}.png"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        d.draw(str(target), mode)
+        drawn.append([f"drawings/{target.name}", d.title])
+    return drawn
 
 
 def safe_name(name: str) -> str:

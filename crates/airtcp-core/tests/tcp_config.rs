@@ -189,3 +189,31 @@ fn ns2_preset_window_arithmetic_sack_blocks_and_zero_window() {
     let e = validate(&with_tcp("max_sack_blocks = 5"), "<test>", None).unwrap_err().to_string();
     assert!(e.contains("flows[0].transport.max_sack_blocks") && e.contains("1 to 4"), "{e}");
 }
+
+#[test]
+fn bsd_preset_picks_the_bsd_pieces_unless_named() {
+    use airtcp_core::tcp::RtoAlgorithm;
+    let rfc = params("variant = \"reno\"");
+    assert_eq!((rfc.cc.name(), rfc.recovery, rfc.rto.algorithm), ("aimd", RecoveryKind::Reno, RtoAlgorithm::Rfc6298));
+    let bsd = params("preset = \"bsd\", variant = \"reno\", mss = \"1400B\"");
+    assert_eq!((bsd.cc.name(), bsd.recovery, bsd.rto.algorithm), ("bsd", RecoveryKind::Bsd, RtoAlgorithm::Bsd));
+    assert_eq!((bsd.initial_cwnd, bsd.rto.min, bsd.rto.granularity), (1400, SimTime::from_secs(1), SimTime::from_millis(500)));
+    // Named pieces win; the preset's other defaults stay.
+    let mixed = params("preset = \"bsd\", cc = \"aimd\", recovery = \"newreno\", rto_algorithm = \"rfc6298\"");
+    assert_eq!((mixed.cc.name(), mixed.recovery, mixed.rto.algorithm), ("aimd", RecoveryKind::NewReno, RtoAlgorithm::Rfc6298));
+    // Each piece alone, without the preset.
+    let alone = params("cc = \"bsd\", rto_algorithm = \"bsd\", clock_granularity = \"500ms\"");
+    assert_eq!((alone.cc.name(), alone.recovery, alone.rto.algorithm), ("bsd", RecoveryKind::Bsd, RtoAlgorithm::Bsd));
+    use airtcp_core::tcp::cc::bsd::BsdParams;
+    assert_eq!(bsd.cc, CcParams::Bsd(BsdParams { eighth: true }), "4.4BSD-Lite's increment by default");
+    let lite2 = params("preset = \"bsd\", cc = { type = \"bsd\", release = \"lite2\" }");
+    assert_eq!((lite2.cc, lite2.recovery), (CcParams::Bsd(BsdParams { eighth: false }), RecoveryKind::Bsd));
+    for (keys, field, want) in [
+        ("cc = { type = \"bsd\", release = \"net3\" }", "flows[0].transport.cc.release", "\"lite2\""),
+        ("preset = \"bsd4\"", "flows[0].transport.preset", "\"rfc\", \"ns2\", \"bsd\""),
+        ("rto_algorithm = \"bsd\", clock_granularity = \"0s\"", "flows[0].transport.clock_granularity", "positive tick"),
+    ] {
+        let e = validate(&with_tcp(keys), "<test>", None).unwrap_err().to_string();
+        assert!(e.contains(field) && e.contains(want), "{keys}: {e}");
+    }
+}

@@ -368,6 +368,8 @@ def _render_study(folder: Path) -> StudyRecord:
             caption += "; series offset slightly along x so that equal values stay visible"
         caption += ")"
         figures.append((name, caption))
+    # The figures the study drew itself (time-sequence plots and the like), drawn at reproduce time.
+    figures += [(str(src), str(cap)) for src, cap in rec.extra.get("drawings", []) if (folder / str(src)).is_file()]
     blocks = study_blocks(rec, figures)
     (folder / "index.html").write_text(render_html(rec.title, blocks))
     (folder / "index.md").write_text(render_markdown(blocks))

@@ -20,6 +20,7 @@ from . import package
 from .framework import (
     ByMode,
     Derived,
+    Drawing,
     Experiment,
     Figure,
     Published,
@@ -81,6 +82,7 @@ def load_many(names: list[str | Study]) -> list[Study]:
 __all__ = [
     "ByMode",
     "Derived",
+    "Drawing",
     "Experiment",
     "Figure",
     "Published",

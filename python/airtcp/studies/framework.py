@@ -214,6 +214,17 @@ class Figure:
 
 
 @dataclass
+class Drawing:
+    """A figure the study draws itself rather than from a grid (a time-sequence plot of a few
+    runs, say): ``draw(path, mode)`` writes a PNG to ``path`` when the study is reproduced; the
+    report shows it with ``title`` after the grid figures."""
+
+    name: str
+    title: str
+    draw: Callable[[str, str], Any]
+
+
+@dataclass
 class Study:
     """A reproducible study: what to run, what the source reports, and how to compare."""
 
@@ -225,6 +236,7 @@ class Study:
     published: list[Published]
     figures: list[Figure] = field(default_factory=list)
     notes: str = ""
+    drawings: list[Drawing] = field(default_factory=list)
 
     def experiment(self, name: str) -> Experiment:
         for e in self.experiments:

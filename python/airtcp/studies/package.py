@@ -33,6 +33,7 @@ from .framework import (
     KINDS,
     ByMode,
     Derived,
+    Drawing,
     Experiment,
     Figure,
     Published,
@@ -97,13 +98,14 @@ def package_study(
     figures: Sequence[Figure] = (),
     derived: Mapping[str, Callable[..., Derived]] | None = None,
     formulas: Mapping[str, Callable[..., float]] | None = None,
+    drawings: Sequence[Drawing] = (),
 ) -> Study:
     """The :class:`Study` of the package ``package`` (pass its ``__name__``; the study is named
     after its last component): ``experiments`` and ``figures`` from code, the rest from the files
     beside it. ``derived`` names the study's own derived-quantity builders (functions of grid points
     returning a :class:`Derived`), in addition to :data:`BUILTIN_DERIVED`; ``formulas`` names the
     functions a published value may be computed by (``value = {fn = "...", ...}``: an analytical
-    model's value at given parameters)."""
+    model's value at given parameters); ``drawings`` are the figures it draws itself."""
     folder = importlib.resources.files(package)
     files = read_study_files(Path(str(folder)), experiments, derived, formulas)
     return Study(
@@ -115,6 +117,7 @@ def package_study(
         published=files.published,
         figures=list(figures),
         notes=files.notes,
+        drawings=list(drawings),
     )
 
 

@@ -348,7 +348,8 @@ pub struct RawTcp {
     pub recovery: Option<String>,
     /// Defaults to start from: `"rfc"` (default) or `"ns2"` (ns-2.35 Agent/TCP: RTO in 10 ms ticks
     /// with min 0.2 s and initial 3 s, initial window 2 segments, window 20 packets, delayed-ACK
-    /// interval 100 ms).
+    /// interval 100 ms) or `"bsd"` (4.4BSD Reno: RTO on a 500 ms slow clock with a 1 s floor,
+    /// `cc = "bsd"` window arithmetic, initial window 1 segment).
     pub preset: Option<String>,
     /// Maximum segment size (payload), default `"1460B"`.
     pub mss: Option<Quantity>,
@@ -378,7 +379,7 @@ pub struct RawTcp {
     pub limited_transmit: Option<bool>,
     /// Maximum segments sent per event, 0 = unlimited (default 0).
     pub max_burst: Option<i64>,
-    /// RTO estimator: `"rfc6298"` or `"ns2"` (default from the preset).
+    /// RTO estimator: `"rfc6298"`, `"ns2"` or `"bsd"` (default from the preset).
     pub rto_algorithm: Option<String>,
     /// Minimum RTO (rfc 1 s, ns2 0.2 s).
     pub min_rto: Option<Quantity>,

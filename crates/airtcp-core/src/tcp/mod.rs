@@ -34,6 +34,7 @@ pub mod params;
 pub mod receiver;
 pub mod recovery;
 pub mod rto;
+pub mod rto_bsd;
 pub mod segments;
 pub mod sender;
 

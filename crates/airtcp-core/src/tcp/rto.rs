@@ -18,6 +18,9 @@
 //! two ticks. The backoff doubles up to 64 (ns-2.35 as released; a 2015 patch lets it grow further
 //! while below `maxrto_`), and once it exceeds 8 the SRTT is folded into RTTVAR and cleared so the
 //! next sample re-initialises it.
+//!
+//! **4.4BSD** ([`RtoAlgorithm::Bsd`], `preset = "bsd"`): `tcp_xmit_timer` on a 500 ms slow clock,
+//! samples counted in ticks from 1, timers firing on the clock's ticks; see [`super::rto_bsd`].
 
 use crate::time::SimTime;
 
@@ -29,6 +32,8 @@ pub enum RtoAlgorithm {
     Rfc6298,
     /// ns-2's tick-based fixed-point estimator.
     Ns2,
+    /// 4.4BSD's slow-clock estimator ([`super::rto_bsd`]).
+    Bsd,
 }
 
 /// RTO configuration.
@@ -63,6 +68,16 @@ impl RtoParams {
         min: SimTime::from_millis(200),
         max: SimTime::from_secs(60),
         granularity: SimTime::from_millis(10),
+    };
+    /// 4.4BSD (`tcp_timer.h`): a 500 ms slow clock (`PR_SLOWHZ = 2`), floor `TCPTV_MIN` = 1 s
+    /// (2 ticks), cap `TCPTV_REXMTMAX` = 64 s. Initial 1.5 s: the 3 ticks a handshake timed at one
+    /// tick leaves (`t_srtt = 8`, `t_rttvar = 2`), since the simulated connection has no handshake.
+    pub const BSD: RtoParams = RtoParams {
+        algorithm: RtoAlgorithm::Bsd,
+        initial: SimTime::from_millis(1500),
+        min: SimTime::from_secs(1),
+        max: SimTime::from_secs(64),
+        granularity: SimTime::from_millis(500),
     };
 }
 
@@ -152,6 +167,12 @@ impl RtoEstimator {
                 // ((rttvar << 3) + srtt) >> 3 ticks, i.e. SRTT + 4 RTTVAR truncated to ticks.
                 self.ns2_rtxcur = ((self.rttvar << 3).wrapping_add(self.srtt) >> 3) * tick;
             }
+            RtoAlgorithm::Bsd => {
+                let r = super::rto_bsd::ticks_of(rtt, sent_at, self.p.granularity);
+                let (s, v) = super::rto_bsd::update(self.srtt as i64, self.rttvar as i64, r);
+                (self.srtt, self.rttvar) = (s as u64, v as u64);
+                self.has_sample = true;
+            }
         }
     }
 
@@ -163,7 +184,8 @@ impl RtoEstimator {
                     self.backoff = self.backoff.saturating_mul(2);
                 }
             }
-            RtoAlgorithm::Ns2 => {
+            RtoAlgorithm::Ns2 | RtoAlgorithm::Bsd => {
+                // BSD: tcp_backoff[] = 1, 2, 4, ... 64; after t_rxtshift > 3 the same folding.
                 if self.backoff < 64 {
                     self.backoff *= 2;
                 }
@@ -193,7 +215,32 @@ impl RtoEstimator {
                 let t = cur.saturating_mul(self.backoff).min(p.max.as_nanos());
                 SimTime(t.max(2 * p.granularity.as_nanos()))
             }
+            RtoAlgorithm::Bsd => {
+                if !self.has_sample {
+                    return SimTime(p.initial.as_nanos().saturating_mul(self.backoff).min(p.max.as_nanos()));
+                }
+                SimTime(self.bsd_ticks() as u64 * p.granularity.as_nanos())
+            }
         }
+    }
+
+    /// BSD: the timeout in ticks of the slow clock (`t_rxtcur`).
+    fn bsd_ticks(&self) -> i64 {
+        let tick = self.p.granularity.as_nanos().max(1);
+        let min = self.p.min.as_nanos().div_ceil(tick) as i64;
+        let max = (self.p.max.as_nanos() / tick) as i64;
+        super::rto_bsd::rexmt_ticks(self.srtt as i64, self.rttvar as i64, self.backoff, min, max)
+    }
+
+    /// When a retransmission timer set at `now` expires: `now + RTO`, except under the BSD
+    /// estimator, whose timers fire on the ticks of its slow clock.
+    pub fn deadline(&self, now: SimTime) -> SimTime {
+        if self.p.algorithm == RtoAlgorithm::Bsd {
+            let tick = self.p.granularity.as_nanos().max(1);
+            let ticks = if self.has_sample { self.bsd_ticks() } else { self.rto().as_nanos().div_ceil(tick) as i64 };
+            return super::rto_bsd::deadline(now, ticks, self.p.granularity);
+        }
+        now + self.rto()
     }
 
     /// The RTO without backoff (what a first timeout would wait).
@@ -210,7 +257,7 @@ impl RtoEstimator {
         }
         match self.p.algorithm {
             RtoAlgorithm::Rfc6298 => Some(SimTime(self.srtt)),
-            RtoAlgorithm::Ns2 => Some(SimTime(self.srtt * self.p.granularity.as_nanos() / 8)),
+            RtoAlgorithm::Ns2 | RtoAlgorithm::Bsd => Some(SimTime(self.srtt * self.p.granularity.as_nanos() / 8)),
         }
     }
 
@@ -221,7 +268,7 @@ impl RtoEstimator {
         }
         match self.p.algorithm {
             RtoAlgorithm::Rfc6298 => Some(SimTime(self.rttvar)),
-            RtoAlgorithm::Ns2 => Some(SimTime(self.rttvar * self.p.granularity.as_nanos() / 4)),
+            RtoAlgorithm::Ns2 | RtoAlgorithm::Bsd => Some(SimTime(self.rttvar * self.p.granularity.as_nanos() / 4)),
         }
     }
 
@@ -309,5 +356,30 @@ mod tests {
         // backoff 16 > 8: SRTT folded into RTTVAR and cleared; RTO still uses rtxcur * 16.
         assert_eq!(h.rto(), SimTime::from_secs(48));
         assert_eq!(h.srtt(), Some(SimTime::ZERO));
+    }
+
+    #[test]
+    fn bsd_slow_clock_ticks_floor_and_backoff() {
+        let mut e = RtoEstimator::new(RtoParams::BSD);
+        assert_eq!(e.rto(), ms(1500), "before a sample: the 3 ticks a one-tick handshake leaves");
+        assert_eq!(e.deadline(ms(700)), ms(2000), "fires on the third tick after 700 ms");
+        // A 10 ms LAN sample inside one tick: t_rtt = 1 -> srtt 8/8, rttvar 2/4 -> 3 ticks.
+        e.sample(ms(10), ms(100), false);
+        assert_eq!(e.srtt(), Some(ms(500)));
+        assert_eq!(e.rttvar(), Some(ms(250)));
+        assert_eq!(e.rto(), ms(1500));
+        // 135 ms crossing the tick at 1 s: t_rtt = 2; delta = 2 - 1 - 1 = 0: unchanged.
+        e.sample(ms(135), ms(900), false);
+        assert_eq!(e.rto(), ms(1500));
+        assert_eq!(e.deadline(ms(1001)), ms(2500));
+        // tcp_backoff[]: 1, 2, 4, 8, 16, 32, 64, 64 (x 3 ticks, capped at 128 ticks = 64 s).
+        for want in [3000, 6000, 12_000, 24_000, 48_000, 64_000, 64_000] {
+            e.back_off();
+            assert_eq!(e.rto(), ms(want));
+        }
+        assert_eq!(e.srtt(), Some(SimTime::ZERO), "folded into rttvar after the fourth timeout");
+        // The next sample counts as a first one and clears the backoff.
+        e.sample(ms(10), ms(100), false);
+        assert_eq!((e.backoff(), e.srtt()), (1, Some(ms(500))));
     }
 }

@@ -170,13 +170,13 @@ impl Core {
 
     fn start_timer_if_idle(&mut self, now: SimTime) {
         if self.rto_deadline.is_none() {
-            self.rto_deadline = Some(now + self.rto.rto());
+            self.rto_deadline = Some(self.rto.deadline(now));
         }
     }
 
     /// (Re)starts the retransmission timer at `now + RTO`.
     pub fn restart_timer(&mut self, now: SimTime) {
-        self.rto_deadline = Some(now + self.rto.rto());
+        self.rto_deadline = Some(self.rto.deadline(now));
     }
 
     fn take_burst(&mut self) -> bool {

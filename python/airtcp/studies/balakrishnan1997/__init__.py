@@ -8,6 +8,6 @@ The package: ``scenarios.py`` (the testbed, the study parameters, the hop's cali
 
 from airtcp.studies.package import package_study
 
-from .experiments import DERIVED, EXPERIMENTS, FIGURES
+from .experiments import DERIVED, DRAWINGS, EXPERIMENTS, FIGURES
 
-STUDY = package_study(__name__, EXPERIMENTS, FIGURES, derived=DERIVED)
+STUDY = package_study(__name__, EXPERIMENTS, FIGURES, derived=DERIVED, drawings=DRAWINGS)

@@ -5,7 +5,7 @@ derived quantities ``published.toml`` names, and the figures."""
 from __future__ import annotations
 
 from airtcp.result import RunResult
-from airtcp.studies.framework import Derived, Experiment, Figure
+from airtcp.studies.framework import Derived, Drawing, Experiment, Figure
 
 from .scenarios import (
     DURATION,
@@ -226,3 +226,158 @@ def time_sequence_figure(
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return path
+
+
+def traced_run(setting: str, scheme: str, seed: int = 1, until_s: float = 20.0) -> RunResult:
+    """One transfer of the study with the event trace of its first ``until_s`` seconds (the rows
+    ``airtcp.plot.tsg`` draws, and the base station's enqueues on the hop) and the fixed host's
+    TCP series."""
+    from airtcp.plot import prepare
+
+    sc = testbed()
+    set_setting(sc, setting)
+    set_scheme(sc, scheme)
+    prepare(sc, "dl")
+    sc.section("outputs")["trace"] = {
+        "events": ["send", "enqueue", "deliver", "drop", "timeout"],
+        "stop": f"{until_s}s",
+    }
+    return sc.run(seed=seed)
+
+
+def retransmission_times(result: RunResult) -> dict[str, list[float]]:
+    """From a traced run: the times of the fixed host's retransmissions (``sender``: all,
+    ``fast``: those not caused by a timeout), of its ``timeouts``, of the base station's own
+    retransmissions onto the hop (``local``: data it enqueues on the hop that no ``send`` row
+    originated, i.e. copies from its cache) and, for a split transfer, of the wireless half's
+    retransmissions split by cause (``wireless_fast``, ``wireless_timeout``) and its
+    ``wireless_timeouts``. A retransmission within 1 ms after its sender's timeout is the
+    timeout's."""
+    t = result.trace
+    data = t[(t["proto"] == "tcp") & (t["end"] > t["seq"])]
+    sends = data[data["event"] == "send"]
+    timeouts = t[t["event"] == "timeout"]
+
+    def split_by_cause(node: str) -> tuple[list[float], list[float], list[float]]:
+        to = sorted(timeouts[timeouts["node"] == node]["time"])
+        resent = sends[(sends["node"] == node) & (sends["copy"] > 0)]["time"].tolist()
+        after_to = [x for x in resent if any(0 <= x - y < 1e-3 for y in to)]
+        return [x for x in resent if x not in set(after_to)], after_to, to
+
+    fh_fast, _, fh_to = split_by_cause("fh")
+    bs_fast, bs_after_to, bs_to = split_by_cause("bs")
+    hop = data[(data["event"] == "enqueue") & (data["node"] == "bs")]
+    local = hop[~hop["uid"].isin(set(sends["uid"]))]["time"].tolist()
+    return {
+        "sender": sends[(sends["node"] == "fh") & (sends["copy"] > 0)]["time"].tolist(),
+        "fast": fh_fast,
+        "timeouts": fh_to,
+        "local": local,
+        "wireless_fast": bs_fast,
+        "wireless_timeout": bs_after_to,
+        "wireless_timeouts": bs_to,
+    }
+
+
+def _row(ax, times: list[float], y: float, color: str, label: str) -> None:
+    """A horizontal row of dots at ``times`` (the paper's rows of retransmission times)."""
+    ax.plot(times, [y] * len(times), "|", ms=8, mew=1.5, color=color, label=f"{label} ({len(times)})")
+
+
+def figure5(path: str, mode: str = "quick", setting: str = "wan-32KB", seed: int = 1, until_s: float = 20.0) -> str:
+    """The paper's Fig. 5 for one wide-area transfer (32 KB buffer): the fixed host's
+    time-sequence graph (``airtcp.plot.tsg``: segments, retransmissions in red, the ACK line,
+    drops, timeouts) under LL-TCP-aware (top) and LL (bottom), with rows of dots below each trace
+    as in the paper: for LL-TCP-aware the times of the base station's local (wireless link)
+    retransmissions; for LL the sender's fast retransmissions (upper row) and the local and
+    sender retransmissions together (lower row). Neither has a coarse timeout. Writes the PNG
+    ``path``; returns it. ``mode`` is the reproduction mode (the figure is the same in both)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from airtcp.plot import tsg
+
+    fig, axes = plt.subplots(2, 1, figsize=(9, 9), sharex=True)
+    for ax, scheme in zip(axes, ("ll-tcp-aware", "ll"), strict=True):
+        r = traced_run(setting, scheme, seed, until_s)
+        tsg(r, "dl", ax, stop=until_s)
+        top = ax.get_ylim()[1]
+        times = retransmission_times(r)
+        if scheme == "ll":
+            _row(ax, times["fast"], -0.04 * top, "tab:red", "sender fast retransmissions")
+            _row(ax, sorted(times["local"] + times["sender"]), -0.09 * top, "black", "local and sender retransmissions")
+        else:
+            _row(ax, times["local"], -0.06 * top, "black", "local (wireless link) retransmissions")
+        ax.set_ylim(-0.13 * top, top)
+        ax.set_xlim(0, until_s)
+        ax.set_title(f"{scheme}, {setting}, seed {seed}: {len(times['timeouts'])} coarse timeouts", fontsize=10)
+        ax.legend(loc="upper left", fontsize=7)
+    axes[0].set_xlabel("")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
+def figure7(path: str, mode: str = "quick", setting: str = "lan-32KB", seed: int = 1, until_s: float = 20.0) -> str:
+    """The paper's Fig. 7 for one SPLIT transfer: the wired half's time-sequence graph (the fixed
+    host, ``airtcp.plot.tsg``; top) and the segments the wireless half sends (the base station;
+    bottom) against time, with the wireless half's two rows of dots: the times of its fast
+    retransmissions (upper row) and of its timeout-based ones (lower row). The wired half neither
+    retransmits nor times out; it stalls while the wireless half waits for its timer and the
+    relay buffer is full. Writes the PNG ``path``; returns it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from airtcp.plot import COLORS, tsg
+
+    r = traced_run(setting, "split", seed, until_s)
+    times = retransmission_times(r)
+    fig, (ax_wired, ax_wl) = plt.subplots(2, 1, figsize=(9, 8), sharex=True, sharey=True)
+    tsg(r, "dl", ax_wired, stop=until_s)
+    ax_wired.set_title(
+        f"SPLIT, {setting}, seed {seed}: wired half (fixed host), {len(times['sender'])} retransmissions",
+        fontsize=10,
+    )
+    ax_wired.set_xlabel("")
+    t = r.trace
+    d = t[(t["event"] == "send") & (t["node"] == "bs") & (t["proto"] == "tcp") & (t["end"] > t["seq"])]
+    first = d["copy"] == 0
+    ax_wl.plot(d["time"][first], d["seq"][first] / 1e3, ".", ms=1.5, color=COLORS["data"], label="segment")
+    ax_wl.plot(d["time"][~first], d["seq"][~first] / 1e3, ".", ms=4, color=COLORS["retx"], label="retransmission")
+    top = ax_wired.get_ylim()[1]
+    _row(ax_wl, times["wireless_fast"], -0.04 * top, "tab:red", "fast retransmissions")
+    _row(ax_wl, times["wireless_timeout"], -0.09 * top, "black", "timeout-based retransmissions")
+    ax_wl.set_ylim(-0.13 * top, top)
+    ax_wl.set_xlim(0, until_s)
+    ax_wl.set_ylabel("sequence number (kB)")
+    ax_wl.set_xlabel("time (s)")
+    ax_wl.set_title(f"wireless half (base station): {len(times['wireless_timeouts'])} timeouts", fontsize=10)
+    for ax in (ax_wired, ax_wl):
+        ax.legend(loc="upper left", fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return path
+
+
+DRAWINGS = [
+    Drawing(
+        "fig5-ll",
+        "Fig. 5 of the paper: time-sequence graphs of the fixed host for one wide-area transfer (32 KB buffer, "
+        "seed 1, first 20 s) under LL-TCP-aware (top; row: the base station's local retransmissions) and LL "
+        "(bottom; upper row: the sender's fast retransmissions, lower row: local and sender retransmissions)",
+        figure5,
+    ),
+    Drawing(
+        "fig7-split",
+        "Fig. 7 of the paper: one SPLIT transfer (LAN, 32 KB buffer, seed 1, first 20 s): the wired half's "
+        "time-sequence graph (top) and the wireless half's segments (bottom) with its fast (upper row) and "
+        "timeout-based (lower row) retransmissions",
+        figure7,
+    ),
+]

@@ -27,17 +27,20 @@ WIRED_DELAY = {"lan": "1ms", "wan": "62ms"}  # RTT ~10 ms (LAN) and ~135 ms (WAN
 HOP_RATE_BPS = {"lan": 1_558_600, "wan": 1_447_000}
 PEAK_MBPS = {"lan": 1.5, "wan": 1.35}
 QUEUE = "50pkt"  # the BSD interface queue (ifqmaxlen 50)
-# BSD/OS 2.1 Reno: delayed ACKs (200 ms), initial window of one segment, RTO with a 500 ms clock
-# and a 1 s floor.
+# BSD/OS 2.1 Reno: the simulator's 4.4BSD preset (docs/models/tcp.md, "4.4BSD preset": the RTO
+# of a 500 ms slow clock with samples counted in ticks and a 1 s floor, tcp_input's window
+# arithmetic, BSD's fast recovery, an initial window of one segment) in its 4.4BSD-Lite2 form
+# (release "lite2": no extra maxseg/8 per ACK, the increment Mike Karels removed from 4.4BSD's
+# tcp_input.c in revision 8.7, October 1994, before BSD/OS 2.0/2.1, whose TCP BSDI maintained; the
+# Net/2 - 4.4BSD-Lite form with it is the preset's default, measured in explanations.md), and
+# delayed ACKs at 200 ms (BSD's fast timer).
 TCP = {
     "type": "tcp",
-    "variant": "reno",
+    "preset": "bsd",
+    "cc": {"type": "bsd", "release": "lite2"},
     "mss": f"{MSS_B}B",
     "header": f"{HEADER_B}B",
     "delayed_ack": "200ms",
-    "initial_window": "1pkt",
-    "min_rto": "1s",
-    "clock_granularity": "500ms",
 }
 DURATION = "600s"  # long enough for the slowest scheme to finish the file
 REPS = ByMode(quick=10, full=50)

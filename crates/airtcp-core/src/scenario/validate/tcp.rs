@@ -63,15 +63,24 @@ impl Validator<'_> {
         };
         let before = self.errs.len();
         let ns2 = match t.preset.as_deref() {
-            None | Some("rfc") => false,
+            None | Some("rfc") | Some("bsd") => false,
             Some("ns2") => true,
             Some(other) => {
-                self.errs.push(join(path, "preset"), Some(format!("{other:?}")), "allowed presets: \"rfc\", \"ns2\"");
+                self.errs.push(join(path, "preset"), Some(format!("{other:?}")), "allowed presets: \"rfc\", \"ns2\", \"bsd\"");
                 false
             }
         };
+        let bsd = t.preset.as_deref() == Some("bsd");
         let table = raw.and_then(|v| v.as_table());
-        let (cc, recovery) = self.tcp_algorithms(&t, table, path, ns2);
+        let (mut cc, mut recovery) = self.tcp_algorithms(&t, table, path, ns2);
+        // 4.4BSD (preset "bsd"): its window arithmetic and its fast recovery wherever RFC 5681's
+        // would apply and the scenario did not name them.
+        if bsd && t.cc.is_none() && matches!(cc, CcParams::Aimd(_)) {
+            cc = CcParams::Bsd(Default::default());
+        }
+        if bsd && t.recovery.is_none() && recovery == RecoveryKind::Reno {
+            recovery = RecoveryKind::Bsd;
+        }
         let mss = match &t.mss {
             None => 1460,
             Some(q) => {
@@ -91,6 +100,11 @@ impl Validator<'_> {
             p.rto = RtoParams::NS2;
             p.initial_cwnd = 2 * mss as u64;
             p.rcv_buffer = 20 * mss as u64;
+        }
+        if bsd {
+            // 4.4BSD: the slow-clock RTO, one segment initially (tcp_mss: snd_cwnd = mss).
+            p.rto = RtoParams::BSD;
+            p.initial_cwnd = mss as u64;
         }
         if let Some(q) = &t.header {
             let hp = join(path, "header");
@@ -171,8 +185,9 @@ impl Validator<'_> {
             None => {}
             Some("rfc6298") => p.rto.algorithm = RtoAlgorithm::Rfc6298,
             Some("ns2") => p.rto.algorithm = RtoAlgorithm::Ns2,
+            Some("bsd") => p.rto.algorithm = RtoAlgorithm::Bsd,
             Some(other) => {
-                self.errs.push(join(path, "rto_algorithm"), Some(format!("{other:?}")), "allowed: \"rfc6298\", \"ns2\"")
+                self.errs.push(join(path, "rto_algorithm"), Some(format!("{other:?}")), "allowed: \"rfc6298\", \"ns2\", \"bsd\"")
             }
         }
         for (key, q, slot) in [
@@ -198,8 +213,12 @@ impl Validator<'_> {
         if p.rto.initial == SimTime::ZERO {
             self.errs.push(join(path, "initial_rto"), Some("\"0s\"".into()), "the initial RTO must be positive");
         }
-        if p.rto.algorithm == RtoAlgorithm::Ns2 && p.rto.granularity == SimTime::ZERO {
-            self.errs.push(join(path, "clock_granularity"), Some("\"0s\"".into()), "the ns2 estimator needs a positive tick");
+        if matches!(p.rto.algorithm, RtoAlgorithm::Ns2 | RtoAlgorithm::Bsd) && p.rto.granularity == SimTime::ZERO {
+            self.errs.push(
+                join(path, "clock_granularity"),
+                Some("\"0s\"".into()),
+                "the ns2 and bsd estimators need a positive tick",
+            );
         }
         p.clear_sack_on_rto = t.clear_sack_on_rto.unwrap_or(false);
         p.smart_acks = t.smart_acks.unwrap_or(false);

@@ -14,10 +14,12 @@
 //! - [`vegas::Vegas`]: Brakmo & Peterson 1995, ns-2 semantics.
 //! - [`westwood::Westwood`]: Westwood+, Mascolo et al.
 //! - [`veno::Veno`]: Fu & Liew 2003.
+//! - [`bsd::Bsd`]: 4.4BSD Reno's arithmetic (`SMSS / 8` more per ACK in congestion avoidance).
 //!
 //! Adding an algorithm: one file here implementing both traits, and one line in the list.
 
 pub mod aimd;
+pub mod bsd;
 pub mod vegas;
 pub mod veno;
 pub mod westwood;
@@ -221,4 +223,6 @@ congestion_controls! {
     Westwood(westwood::Westwood),
     /// TCP Veno.
     Veno(veno::Veno),
+    /// 4.4BSD Reno's window arithmetic.
+    Bsd(bsd::Bsd),
 }

@@ -10,6 +10,7 @@
 //! and its helpers (`retransmit`, `send_new`, `send_standard`, `limited_transmit`); the engine
 //! itself does not change.
 
+pub mod bsd;
 pub mod dcr;
 pub mod esack;
 pub mod lhp;
@@ -213,4 +214,6 @@ loss_recoveries! {
     Dcr(dcr::Dcr),
     /// The LHP packet list (per-segment duplicate-ACK counters in sending order).
     Lhp(lhp::Lhp),
+    /// 4.4BSD Reno's fast retransmit and recovery.
+    Bsd(bsd::Bsd),
 }
