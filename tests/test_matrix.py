@@ -271,3 +271,18 @@ def test_cli(capsys, tmp_path):
     assert code == 0
     out = capsys.readouterr().out
     assert "full matrix:" in out and (tmp_path / "r" / "index.html").exists()
+
+
+def test_delay_injection_acts_on_every_uplink_environment():
+    # The DI-method needs the senders' timestamps: on Yun's cell (base TCP without them) the scheme
+    # must still see and hold ACKs, not pass them all untouched (which would make "di" = "inf-rl").
+    for name in ("wifi-up", "burst-uplink"):
+        env = ENVS[name]
+        sc = env.build("quick")
+        sc.set("simulation.duration", "6s")
+        for k, values in env.grid_for("quick").items():
+            env.factors[k](sc, values[0])
+        SCHEMES_BY_NAME["di"].apply(sc, env)
+        assert all(f["transport"]["timestamps"] for f in env.flows(sc))
+        di = sc.run().schemes.set_index("name").loc["di"]
+        assert di["holds"] > 0 and di["acks_without_timestamp"] < 0.01 * di["acks"], (name, di.to_dict())

@@ -140,10 +140,14 @@ def _inf_rl(sc: Scenario, env: Environment) -> None:
 
 
 def _delay_injection(mode: str) -> Callable[[Scenario, Environment], None]:
-    """Fotiadis's DI-method: inf-RL plus ACK delay injection at the AP (adaptive, or static)."""
+    """Fotiadis's DI-method: inf-RL plus ACK delay injection at the AP (adaptive, or static). The
+    scheme reads the echoed timestamp of every ACK (and passes ACKs without one untouched), so the
+    scheme flows get the timestamp option (Fotiadis 2005, Sec. 5.2: TCP SACK with timestamps);
+    without it the DI columns would silently equal inf-RL on environments whose base TCP has none."""
 
     def apply(sc: Scenario, env: Environment) -> None:
         _inf_rl(sc, env)
+        _set_tcp(sc, env, {"timestamps": True})
         params: dict = {"mode": "static", "static_delay": STATIC_DI} if mode == "static" else {}
         sc.add_scheme("delay_injection", "ap", name="di", iface="wireless", **params)
 
