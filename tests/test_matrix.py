@@ -57,6 +57,10 @@ def test_applicability_rules():
     assert ("wifi-up", "snoop") not in na  # Yun 2009: Snoop in the station for uplink data
     assert ("wifi-down", "di") in na and ("burst-uplink", "di") not in na
     assert ("wired-gilbert", "ll-elsn-esack") in na and ("adhoc-chain", "ll-elsn-esack") not in na
+    # An ad hoc network without an access point: no base-station or AP schemes, MAC schemes yes.
+    for s in ("ll", "snoop", "split", "di", "rr-ap", "ll-harq"):
+        assert ("manet-chain", s) in na, s
+    assert ("manet-chain", "ll-elsn-esack") not in na and ("manet-chain", "inf-rl") not in na
     # TCP variants and LT-TCP run everywhere.
     for e in ENVIRONMENTS:
         for s in ("reno", "westwood", "dcr", "lt-tcp"):
@@ -175,6 +179,14 @@ def test_claims_hold_or_fail_per_cell():
     lower = Claim("u", "study", "b fewer", "T", "x", {"p": 1}, "b", ("a",), lower=True)
     (res,) = check_claims(runs, [lower])
     assert res["home_verdict"] == "holds" and len(res["elsewhere"]) == 1
+    # "Performs the same": within 10% fails in x (10.1 vs 5) and in y (3.1 vs 4); within 150% holds
+    # in both.
+    same = Claim("w", "study", "a same as b", "T", "x", {"p": 1}, "a", ("b",), margin=0.1, same=True)
+    (res,) = check_claims(runs, [same])
+    assert res["home_verdict"] == "fails" and res["holds_elsewhere"] == 0
+    wide = Claim("w", "study", "a same as b", "T", "x", {"p": 1}, "a", ("b",), margin=1.5, same=True)
+    (res,) = check_claims(runs, [wide])
+    assert res["home_verdict"].startswith("holds") and res["holds_elsewhere"] == 1
     # A home point missing from the grid is "not run", never a pass.
     missing = Claim("v", "study", "a beats b", "T", "x", {"p": 2}, "a", ("b",))
     assert check_claims(runs, [missing])[0]["home_verdict"] == "not run"

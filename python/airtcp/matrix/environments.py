@@ -14,6 +14,8 @@ Bluetooth) are put on the same networks. What a scheme may do depends on the env
   ``down`` (wired -> station) or ``up`` (station -> wired).
 - ``adhoc``: an 802.11b multi-hop chain of stations ending at a gateway ``ap`` (Fotiadis 2005,
   Sec. 5.3), data from the far end of the chain to a wired host.
+- ``manet``: an ad hoc chain with no access point and no wired part (Afrakhteh 2005's 7-node
+  WaveLAN chain with AODV), data from the first station to a station ``hops`` away.
 
 Every environment has a base TCP (the study's: its variant and timer arithmetic); a TCP-variant
 scheme replaces only the algorithms (``variant`` / ``cc`` / ``recovery``), the other schemes run
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from airtcp.scenario import Scenario
+from airtcp.studies.afrakhteh2005 import scenarios as a05
 from airtcp.studies.balakrishnan1997 import scenarios as b97
 from airtcp.studies.fotiadis2005 import scenarios as f05
 from airtcp.studies.framework import ByMode, resolve
@@ -259,6 +262,27 @@ def set_hops(sc: Scenario, hops: int) -> None:
         f["start"] = "0s"
 
 
+# -- Afrakhteh 2005's chain ---------------------------------------------------------------------------
+def _a05_chain(mode: str) -> Scenario:
+    """The thesis's 7 WaveLAN radios 200 m apart (2 Mb/s, RTS/CTS off, AODV, interface queue 50),
+    one bulk TCP NewReno flow (1460 B segments, ns-2.27 timers) from ``n0``."""
+    sc = a05.tcp_chain(mode)
+    sc.set("simulation.duration", resolve(DURATION, mode))
+    sc.section("simulation")["warmup"] = WARMUP
+    return sc
+
+
+def set_chain_hops(sc: Scenario, hops: int) -> None:
+    """The flow's destination ``n<hops>`` (every station stays on the air and may relay)."""
+    a05.set_hops(sc, int(hops))
+
+
+def set_chain_per(sc: Scenario, per: float) -> None:
+    """Afrakhteh's uniform packet errors: probability ``per`` on every frame (RTS, CTS and ACK
+    included) at every receiver, overheard frames too (as ns-2's error model)."""
+    a05.set_per(sc, float(per))
+
+
 # -- the list ---------------------------------------------------------------------------------------
 PER_HOP = ByMode(quick=[0.02], full=[0.005, 0.02, 0.05])
 PATHS = ByMode(quick=["short"], full=["short", "long"])
@@ -427,6 +451,23 @@ ENVIRONMENTS: list[Environment] = [
         factors={"hops": set_hops, "per": set_burst_per},
         study="fotiadis2005",
         labels={"hops": "hops", "per": "PER (%)"},
+    ),
+    Environment(
+        name="manet-chain",
+        title="Ad hoc WaveLAN chain without an access point, 1-4 hops, uniform PER (Afrakhteh 2005)",
+        description=(
+            "Afrakhteh 2005's chain: 7 WaveLAN radios (2 Mb/s) 200 m apart, RTS/CTS off, AODV routing, "
+            "interface queues of 50 packets; one bulk TCP flow from n0 to the station the given number of "
+            "hops away; uniform packet errors on every frame at every receiver; TCP NewReno, 1460 B "
+            "segments, ns-2.27 timers (1 s minimum RTO)."
+        ),
+        kind="manet",
+        direction="up",
+        build=_a05_chain,
+        grid={"hops": ByMode(quick=[1, 3], full=[1, 2, 3, 4]), "per": ByMode(quick=[0.0], full=[0.0, 0.02, 0.05])},
+        factors={"hops": set_chain_hops, "per": set_chain_per},
+        study="afrakhteh2005",
+        labels={"hops": "hops", "per": "packet error rate"},
     ),
     Environment(
         name="capture",

@@ -342,7 +342,7 @@ def write_report(m: MatrixResult, out: str | Path) -> Path:
             [
                 cl.id,
                 cl.study,
-                f"{cl.text} ({cl.reference})",
+                f"{cl.text} ({cl.reference})" + (f"; note: {cl.notes}" if cl.notes else ""),
                 f"{cl.environment} [{h['point']}]" if h else f"{cl.environment} (not in this grid)",
                 Cell(c["home_verdict"], css=css),
                 vals,

@@ -88,7 +88,7 @@ def _data_senders(sc: Scenario, env: Environment) -> list[str]:
     """The wireless nodes that transmit the scheme flows' data over the air."""
     if env.direction == "down":
         return [_bs_node(env)]
-    if env.kind == "adhoc":
+    if env.kind in ("adhoc", "manet"):
         return [m for m in env.mobiles(sc)]  # the sender and every relay
     return sorted({f["src"] for f in env.flows(sc)})
 
@@ -187,13 +187,15 @@ def _needs_80211(env: Environment) -> str | None:
 
 
 def _down_bs(env: Environment) -> str | None:
+    if env.kind == "manet":
+        return "no base station in an ad hoc network"
     if env.direction != "down":
         return "data towards the mobile only (Balakrishnan 1997's scope)"
     return None
 
 
 def _snoop_rule(env: Environment) -> str | None:
-    if env.kind == "adhoc":
+    if env.kind in ("adhoc", "manet"):
         return "no base station on an ad hoc chain"
     return None
 
@@ -201,6 +203,8 @@ def _snoop_rule(env: Environment) -> str | None:
 def _uplink_ap(env: Environment) -> str | None:
     if env.kind == "hop":
         return "an access-point scheme: needs an 802.11 MAC"
+    if env.kind == "manet":
+        return "an access-point scheme: an ad hoc network has no access point"
     if env.direction != "up":
         return "delays the ACKs of uplink data at the AP (Fotiadis 2005's setting)"
     return None
