@@ -154,8 +154,7 @@ def _heatmap(m: MatrixResult, metric: str, path: Path) -> None:
         rel = 1 - rel
     rows, cols = vals.shape
     fig, ax = plt.subplots(figsize=(max(8, 0.62 * cols + 3), max(3, 0.42 * rows + 1.8)))
-    cmap = plt.get_cmap("RdYlGn").copy()
-    cmap.set_bad("#dddddd")
+    cmap = plt.get_cmap("RdYlGn").with_extremes(bad="#dddddd")
     ax.imshow(np.ma.masked_invalid(rel), cmap=cmap, vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(cols), t.columns, rotation=60, ha="right", fontsize=8)
     ax.set_yticks(range(rows), [f"{e} [{p}]" for e, p in t.index], fontsize=8)
