@@ -102,11 +102,15 @@ def _cmd(args: argparse.Namespace, out: Console) -> int:
     )
     if p["computed"]:
         est = estimate_full(m, workers=2)
-        note = f" (not measured: {', '.join(est['unmeasured'])})" if est["unmeasured"] else ""
-        out.print(
-            f"full matrix: {est['runs']} runs, {est['simulated_s']:.0f} simulated seconds; estimated "
-            f"{_duration(est['wall_s'])} on 2 dedicated cores from this run's core time per simulated second{note}"
-        )
+        size = f"full matrix: {est['runs']} runs, {est['simulated_s']:.0f} simulated seconds"
+        if est["unmeasured"]:
+            # Environments whose runs all came from the store have no measured cost: no estimate.
+            out.print(f"{size}; no estimate (no run computed here in {', '.join(est['unmeasured'])})")
+        else:
+            out.print(
+                f"{size}; estimated {_duration(est['wall_s'])} on 2 dedicated cores from this run's core time "
+                "per simulated second"
+            )
     out.print(f"report: {page}")
     if args.strict and failed:
         print(f"airtcp: {failed} claims fail in their own environment (--strict)", file=sys.stderr)
