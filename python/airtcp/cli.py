@@ -11,6 +11,7 @@
     airtcp list [presets|variants|losses|apps|schemes|studies|queues|phys|tcp_presets]
     airtcp completion bash
     airtcp fec-model [--per P...] [--channel uniform|on_off] [--table] [--json]
+    airtcp matrix [--quick] [--out DIR] [--env NAME]... [--scheme NAME]... [--jobs N] [--dask ADDR]
 
 User mistakes (an invalid scenario, a missing file, a bad option) print a clear message and exit
 with status 2, never a traceback.
@@ -135,6 +136,7 @@ def _cmd_completion(args: argparse.Namespace, out: Console) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (subcommands register here)."""
     from . import cli_experiments, cli_fec, plot
+    from .matrix import cli as matrix_cli
 
     p = argparse.ArgumentParser(
         prog="airtcp",
@@ -193,6 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_experiments.register(sub)
     cli_fec.register(sub)
+    matrix_cli.register(sub)
     plot.register(sub)
 
     ls = sub.add_parser(

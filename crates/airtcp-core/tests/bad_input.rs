@@ -333,6 +333,12 @@ fn cases() -> Vec<(&'static str, String, &'static str, Vec<&'static str>)> {
             vec!["\"nope\"", "no TCP flow matches", "there are no TCP flows"],
         ),
         (
+            "delay percentiles selector",
+            format!("{SIM}{NODES}{LINK}{FLOW}[outputs]\ndelay_percentiles = [\"nope\"]\n"),
+            "outputs.delay_percentiles[0]",
+            vec!["\"nope\"", "no flow matches", "flows: "],
+        ),
+        (
             "tcp needs a return path",
             format!(
                 "{SIM}{NODES}[[nodes]]\nname = \"c\"\n{LINK}[[links]]\na = \"b\"\nb = \"c\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n\

@@ -205,6 +205,8 @@ pub struct FlowConfig {
     pub app: AppModel,
     /// Record the TCP state and RTT time series (`[outputs] tcp_series`).
     pub record_series: bool,
+    /// Keep a delay histogram for the 95th-percentile delay (`[outputs] delay_percentiles`).
+    pub record_delays: bool,
 }
 
 /// Transport of a flow.

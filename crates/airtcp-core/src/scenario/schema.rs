@@ -523,6 +523,10 @@ pub struct RawOutputs {
     /// (every TCP flow) or a flow name.
     #[serde(default)]
     pub tcp_series: Vec<String>,
+    /// Keep a histogram of one-way delays for the 95th-percentile delay (`delay_p95_s`) of these
+    /// flows: `"*"` (every flow) or a flow name.
+    #[serde(default)]
+    pub delay_percentiles: Vec<String>,
     /// Write packet captures of these interfaces: `"*"` (every interface), a node (all its
     /// interfaces), `"<node>:<link>"` or `"<node>:wireless"`.
     #[serde(default)]

@@ -4,6 +4,12 @@
 //! - delay of a packet = receive time - creation time at the source transport;
 //! - jitter = mean of |d[i+1] - d[i]| over consecutively *received* packets (the definition used by
 //!   Afrakhteh 2005; RFC 3550's smoothed interarrival jitter is a different quantity);
+//! - 95th-percentile delay (only for the flows `[outputs] delay_percentiles` selects: the other
+//!   flows keep no histogram and pay one branch per received packet) = the nearest-rank 95th
+//!   percentile (the smallest delay `d` with at least 95% of received packets at or below it),
+//!   read from a log-bucketed histogram (see [`DelayHistogram`]: 32 buckets per power of two, so
+//!   the value is exact below 32 ns and within 1/64 relative above; clamped to the observed
+//!   maximum);
 //! - goodput = application bytes *delivered* (UDP: every received datagram; TCP: in-order stream
 //!   bytes, each counted once) inside the measurement window `[t0, t1]`, in bits / (t1 - t0), with
 //!   `t0 = max(flow start, warm-up)` and `t1 = min(flow stop, end of run)`;
@@ -41,6 +47,79 @@ pub struct FlowMonitor {
     first_rx: Option<SimTime>,
     last_rx: Option<SimTime>,
     drops: DropCounts,
+    delays: Option<Box<DelayHistogram>>,
+}
+
+/// Sub-buckets per power of two of the delay histogram (relative resolution 1/32).
+const SUB_BUCKETS: u64 = 32;
+/// Buckets: 32 exact ones (0..31 ns), then 32 per power of two up to 2^64 ns.
+const BUCKETS: usize = (SUB_BUCKETS as usize) * 60;
+
+/// Histogram of one-way delays in nanoseconds with logarithmic buckets (the HDR-histogram layout
+/// of G. Tene: a power-of-two exponent and 5 bits of mantissa), for percentiles without keeping
+/// every sample.
+#[derive(Clone, Debug)]
+pub struct DelayHistogram {
+    counts: Vec<u32>,
+    total: u64,
+}
+
+impl Default for DelayHistogram {
+    fn default() -> Self {
+        Self { counts: vec![0; BUCKETS], total: 0 }
+    }
+}
+
+impl DelayHistogram {
+    /// Bucket of a delay of `ns` nanoseconds.
+    #[inline]
+    fn bucket(ns: u64) -> usize {
+        if ns < SUB_BUCKETS {
+            return ns as usize;
+        }
+        let shift = 63 - ns.leading_zeros() as u64 - 5;
+        let mantissa = ns >> shift; // in [32, 64)
+        (SUB_BUCKETS + shift * SUB_BUCKETS + (mantissa - SUB_BUCKETS)) as usize
+    }
+
+    /// The delays bucket `i` holds: `[low, high)` in nanoseconds.
+    fn bounds(i: usize) -> (u64, u64) {
+        let i = i as u64;
+        if i < SUB_BUCKETS {
+            return (i, i + 1);
+        }
+        let shift = (i - SUB_BUCKETS) / SUB_BUCKETS;
+        let mantissa = SUB_BUCKETS + (i - SUB_BUCKETS) % SUB_BUCKETS;
+        (mantissa << shift, (mantissa + 1).saturating_mul(1 << shift))
+    }
+
+    /// Counts one delay.
+    #[inline]
+    pub fn add(&mut self, ns: u64) {
+        let b = Self::bucket(ns);
+        self.counts[b] = self.counts[b].saturating_add(1);
+        self.total += 1;
+    }
+
+    /// The nearest-rank `q` quantile (0 < q <= 1) in nanoseconds: the midpoint of the bucket that
+    /// holds the `ceil(q n)`-th smallest delay (exact below 32 ns), clamped to `max_ns`. None when
+    /// empty.
+    pub fn quantile_ns(&self, q: f64, max_ns: u64) -> Option<f64> {
+        if self.total == 0 {
+            return None;
+        }
+        let rank = ((q * self.total as f64).ceil() as u64).clamp(1, self.total);
+        let mut seen = 0u64;
+        for (i, &c) in self.counts.iter().enumerate() {
+            seen += c as u64;
+            if seen >= rank {
+                let (lo, hi) = Self::bounds(i);
+                let v = if hi - lo == 1 { lo as f64 } else { (lo as f64 + hi as f64) / 2.0 };
+                return Some(v.min(max_ns as f64));
+            }
+        }
+        Some(max_ns as f64)
+    }
 }
 
 /// Final statistics of one flow.
@@ -91,6 +170,10 @@ pub struct FlowReport {
     pub drops: DropCounts,
     /// TCP ACKs dropped in the network.
     pub ack_drops: u64,
+    /// 95th-percentile one-way delay in seconds (nearest rank, within 1/64 relative; NaN if
+    /// nothing was received); only for the flows `[outputs] delay_percentiles` selects.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delay_p95_s: Option<f64>,
     /// TCP statistics (TCP flows only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tcp: Option<crate::tcp::metrics::TcpReport>,
@@ -117,6 +200,12 @@ impl FlowMonitor {
     /// A monitor measuring goodput over `[window_start, window_end]`.
     pub fn new(window_start: SimTime, window_end: SimTime) -> Self {
         FlowMonitor { window_start, window_end, ..Default::default() }
+    }
+
+    /// Keeps a histogram of this flow's one-way delays, for the 95th percentile in the report
+    /// (`[outputs] delay_percentiles`); without it the report has no `delay_p95_s`.
+    pub fn record_delay_percentiles(&mut self) {
+        self.delays = Some(Box::default());
     }
 
     #[inline]
@@ -157,6 +246,9 @@ impl FlowMonitor {
         let d = now - created;
         self.delay_sum_ns += d.as_nanos() as u128;
         self.delay_max = self.delay_max.max(d);
+        if let Some(h) = &mut self.delays {
+            h.add(d.as_nanos());
+        }
         if let Some(prev) = self.last_delay {
             self.jitter_sum_ns += prev.as_nanos().abs_diff(d.as_nanos()) as u128;
             self.jitter_count += 1;
@@ -207,6 +299,7 @@ impl FlowMonitor {
             last_rx_s: secs(self.last_rx),
             drops: self.drops.clone(),
             ack_drops: self.ack_drops,
+            delay_p95_s: self.delays.as_ref().map(|h| h.quantile_ns(0.95, self.delay_max.as_nanos()).map_or(nan, |ns| ns * 1e-9)),
             tcp: None,
             lt_tcp: None,
         }
@@ -238,5 +331,55 @@ mod tests {
         assert_eq!(r.lost_packets, 1);
         assert!((r.loss_pct - 25.0).abs() < 1e-12);
         assert_eq!(r.drops.get(DropCause::QueueOverflow), 1);
+    }
+
+    #[test]
+    fn delay_p95_is_the_nearest_rank_percentile_within_the_bucket_resolution() {
+        // Delays 1, 2, ..., 100 ms: the nearest-rank 95th percentile is 95 ms.
+        let mut h = DelayHistogram::default();
+        for ms in 1..=100u64 {
+            h.add(ms * 1_000_000);
+        }
+        let p95 = h.quantile_ns(0.95, 100_000_000).unwrap();
+        assert!((p95 / 95e6 - 1.0).abs() <= 1.0 / 64.0, "{p95}");
+        // Small delays are exact; the maximum clamps the top bucket; empty -> None.
+        let mut small = DelayHistogram::default();
+        for ns in [3u64, 5, 7, 9] {
+            small.add(ns);
+        }
+        assert_eq!(small.quantile_ns(0.5, 9), Some(5.0));
+        assert_eq!(small.quantile_ns(1.0, 9), Some(9.0));
+        let mut one = DelayHistogram::default();
+        one.add(1_000_003);
+        let unclamped = one.quantile_ns(0.95, u64::MAX).unwrap();
+        assert!((unclamped / 1_000_003.0 - 1.0).abs() <= 1.0 / 64.0, "{unclamped}");
+        assert_eq!(one.quantile_ns(0.95, 1_000_000), Some(1_000_000.0));
+        assert_eq!(DelayHistogram::default().quantile_ns(0.95, 0), None);
+        // Every bucket's bounds contain the delays mapped to it, up to the largest delay.
+        for ns in [0u64, 31, 32, 33, 63, 64, 65, 1000, 123_456_789, u64::MAX / 3, u64::MAX] {
+            let (lo, hi) = DelayHistogram::bounds(DelayHistogram::bucket(ns));
+            assert!(lo <= ns && (ns < hi || hi == u64::MAX), "{ns}: [{lo}, {hi})");
+        }
+    }
+
+    #[test]
+    fn flow_report_has_the_p95_delay() {
+        let labels = FlowLabels { flow: "f", src: "a", dst: "b", transport: "udp", app: "cbr" };
+        let mut m = FlowMonitor::new(SimTime::ZERO, SimTime::from_secs(10));
+        m.on_received(SimTime::from_millis(10), SimTime::ZERO, 100);
+        assert_eq!(m.report(labels, 0).delay_p95_s, None); // not asked for: no histogram, no key
+        let mut m = FlowMonitor::new(SimTime::ZERO, SimTime::from_secs(10));
+        m.record_delay_percentiles();
+        let labels = FlowLabels { flow: "f", src: "a", dst: "b", transport: "udp", app: "cbr" };
+        assert!(m.report(labels, 0).delay_p95_s.unwrap().is_nan()); // asked for, nothing received
+        for i in 0..20u64 {
+            m.on_sent(SimTime::from_millis(i), 100);
+            m.on_received(SimTime::from_millis(i + 10 + i % 2 * 40), SimTime::from_millis(i), 100);
+        }
+        // Half the packets take 10 ms, half 50 ms: the 95th percentile is 50 ms.
+        let labels = FlowLabels { flow: "f", src: "a", dst: "b", transport: "udp", app: "cbr" };
+        let r = m.report(labels, 0);
+        let p95 = r.delay_p95_s.unwrap();
+        assert!((p95 - 0.05).abs() <= 0.05 / 64.0, "{p95}");
     }
 }

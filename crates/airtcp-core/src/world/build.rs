@@ -138,15 +138,11 @@ impl World {
                 let flow_index = i as u32;
                 timer.arm(&mut sched, fc.start, |g| Event::App { flow: flow_index, generation: g });
             }
-            flows.push(Flow {
-                config: fc.clone(),
-                app,
-                timer,
-                sender,
-                sink,
-                monitor: FlowMonitor::new(window_start, stop.max(window_start)),
-                tcp,
-            });
+            let mut monitor = FlowMonitor::new(window_start, stop.max(window_start));
+            if fc.record_delays {
+                monitor.record_delay_percentiles();
+            }
+            flows.push(Flow { config: fc.clone(), app, timer, sender, sink, monitor, tcp });
         }
         let mut wifi = radio.map(|(w, channel)| {
             crate::wifi::Wifi::new(w.params.clone(), &w.stations, channel, config.nodes.len(), &w.losses, &rngs, &config.nodes)

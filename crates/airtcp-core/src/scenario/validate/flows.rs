@@ -63,7 +63,7 @@ impl Validator<'_> {
             if self.errs.len() == before
                 && let (Some(src), Some(dst), Some(transport), Some(app)) = (src, dst, transport, app)
             {
-                out.push(FlowConfig { name, src, dst, start, stop, transport, app, record_series: false });
+                out.push(FlowConfig { name, src, dst, start, stop, transport, app, record_series: false, record_delays: false });
             }
         }
         out

@@ -54,9 +54,11 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
     v.check_routing_protocol(&routing, &links, wireless.as_ref(), &nodes);
     let outputs = v.outputs(raw.outputs.as_ref(), &mut links, &nodes);
     let tcp_series = outputs.as_ref().map(|o| o.tcp_series.clone()).unwrap_or_default();
+    let delay_percentiles = outputs.as_ref().map(|o| o.delay_percentiles.clone()).unwrap_or_default();
     let capture = v.capture(outputs.as_ref(), &links, wireless.as_ref(), &nodes);
     let mut flows = v.flows(&raw.flows, duration);
     v.tcp_series(&tcp_series, &mut flows);
+    v.delay_percentiles(&delay_percentiles, &mut flows);
     let trace = v.trace(outputs.as_ref(), &flows, duration);
     if v.errs.is_empty() {
         v.check_reachability(&nodes, &links, &routing, &flows, &radio_edges);

@@ -206,6 +206,29 @@ impl Validator<'_> {
         }
     }
 
+    /// Marks the flows selected by `[outputs] delay_percentiles` for a delay histogram.
+    pub(super) fn delay_percentiles(&mut self, selectors: &[String], flows: &mut [FlowConfig]) {
+        for (i, sel) in selectors.iter().enumerate() {
+            let mut matched = false;
+            for f in flows.iter_mut() {
+                if sel == "*" || *sel == f.name {
+                    f.record_delays = true;
+                    matched = true;
+                }
+            }
+            if !matched {
+                let names: Vec<&str> = flows.iter().map(|f| f.name.as_str()).collect();
+                let known =
+                    if names.is_empty() { "there are no flows".to_string() } else { format!("flows: {}", names.join(", ")) };
+                self.errs.push(
+                    format!("outputs.delay_percentiles[{i}]"),
+                    Some(format!("{sel:?}")),
+                    format!("no flow matches; use \"*\" or a flow's name ({known})"),
+                );
+            }
+        }
+    }
+
     /// Checks that every flow's packets reach their destination with the final routing tables
     /// (computed routes plus overrides), reporting unreachable destinations and loops.
     pub(super) fn check_reachability(
