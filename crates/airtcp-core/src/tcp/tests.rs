@@ -547,6 +547,75 @@ fn eln_retransmits_without_congestion_response_and_ersn_holds_the_timer() {
 }
 
 #[test]
+fn an_ersn_defers_the_timeout_but_never_cancels_it() {
+    // Yun 2009 section 3.1: on an ERSN the sender "neither invokes congestion control due to the
+    // packet 1 nor retransmits it". If the link layer's retransmission then never arrives (it is
+    // discarded, and neither its ACK nor an ELN follows), the retransmission timer must still
+    // recover the segment (RFC 6298 5.4): the ERSN moves the deadline to ERSN time + RTO, and the
+    // opt-in hold (`ersn_hold` = N) absorbs at most N expiries after it.
+    for hold in [0, 2] {
+        let mut prm = params(Variant::NewReno);
+        prm.ersn_hold = hold;
+        let mut s = TcpSender::new(&prm);
+        s.app_write(SimTime::ZERO, Some(FILE));
+        s.output().segments.clear();
+        let t = SimTime::from_millis(900);
+        s.on_ersn(t, 0);
+        let rto = s.c.rto.rto();
+        assert_eq!(rto, SimTime::from_secs(1), "RFC 6298 2.1: no sample yet");
+        let mut due = s.rto_deadline().unwrap();
+        assert_eq!(due, t + rto);
+        for _ in 0..hold {
+            s.on_rto(due);
+            assert!(s.output().segments.is_empty(), "hold {hold}: an absorbed expiry sends nothing");
+            assert_eq!(s.stats().timeouts, 0);
+            assert_eq!(s.rto_deadline(), Some(due + rto), "hold {hold}: re-armed without back-off");
+            due = s.rto_deadline().unwrap();
+        }
+        s.on_rto(due);
+        let out = std::mem::take(&mut s.output().segments);
+        assert_eq!((out[0].seq, out[0].retx), (0, Some(RetxCause::Timeout)), "hold {hold}");
+        assert_eq!((s.stats().timeouts, s.stats().ersn_timer_holds), (1, hold as u64), "hold {hold}");
+        assert!(!s.c.head_held());
+        assert_eq!(s.rto_deadline(), Some(due + SimTime::from_secs(2)), "RFC 6298 5.5-5.6: backed off, re-armed");
+    }
+}
+
+#[test]
+fn karn_keeps_the_backed_off_rto_until_first_sent_data_is_acked() {
+    // The mechanism behind the long stall of the hooks.rs regression case
+    // `drops_of_retransmissions_back_off_beyond_a_minute`, in isolation. Without timestamps an ACK of retransmitted data gives no RTT sample
+    // (Karn; RFC 6298 section 3), so the doubled RTO of RFC 6298 5.5 stays: "once a new RTT
+    // measurement is obtained (which can only happen when new data has been sent and
+    // acknowledged), [...] the computation of RTO [...] may result in 'collapsing' RTO back down
+    // after it has been doubled" (note after RFC 6298 5.7). Segment 0 is lost once, segment 1
+    // twice; both are sent alone, so no duplicate ACK can repair them.
+    let mut prm = params(Variant::NewReno);
+    prm.timestamps = false;
+    let mut p = Path::new(prm, Path::drops(&[(0, 0), (MSS, 0), (MSS, 1)]), Path::no_ack_loss());
+    p.run(MSS, END);
+    assert_eq!((p.rtx[0].t, p.rtx[0].seq, p.rtx[0].cause), (SimTime::from_secs(1), 0, RetxCause::Timeout), "initial RTO 1 s");
+    assert!(p.delivered_all(MSS));
+    assert!(p.s.c.rto.srtt().is_none(), "the ACK of a retransmission is no sample");
+    assert_eq!((p.s.c.rto.rto(), p.s.rto_deadline()), (SimTime::from_secs(2), None), "RTO still doubled");
+    // Segment 1 is timed by the doubled RTO, and its lost retransmission doubles it again.
+    let t1 = p.now;
+    p.run(MSS, END);
+    assert!(p.delivered_all(2 * MSS));
+    let seg1: Vec<_> = p.rtx[1..].iter().map(|r| (r.t, r.seq, r.cause)).collect();
+    assert_eq!(
+        seg1,
+        vec![(t1 + SimTime::from_secs(2), MSS, RetxCause::Timeout), (t1 + SimTime::from_secs(6), MSS, RetxCause::Timeout)]
+    );
+    assert_eq!(p.s.c.rto.rto(), SimTime::from_secs(8));
+    // Segment 2 arrives at the first try: its ACK is a valid sample and the RTO collapses to the
+    // 1-s minimum (RFC 6298 2.4; the RTT here is about 0.1 s).
+    p.run(MSS, END);
+    assert!(p.delivered_all(3 * MSS) && p.s.c.rto.srtt().is_some());
+    assert_eq!(p.s.c.rto.rto(), SimTime::from_secs(1));
+}
+
+#[test]
 fn ecn_echo_halves_once_per_window() {
     let mut prm = params(Variant::NewReno);
     prm.ecn = true;
