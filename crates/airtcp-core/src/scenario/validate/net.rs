@@ -84,6 +84,12 @@ impl Validator<'_> {
             self.errs.bad(path, &q.0, "a queue limit must be at least 1 packet or 1 byte");
             return None;
         }
+        if matches!(a, Amount::Packets(n) if n > super::MAX_QUEUE_PACKETS)
+            || matches!(a, Amount::Bytes(b) if b > super::MAX_QUEUE_BYTES)
+        {
+            self.errs.bad(path, &q.0, super::queue_limit_range(true));
+            return None;
+        }
         Some(a)
     }
 
