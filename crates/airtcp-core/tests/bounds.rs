@@ -166,6 +166,10 @@ fn windows_and_queues_are_capped_by_what_a_run_can_use() {
     refused(&red, "links[0].queue.limit", "too large");
     runs(&wifi(r#"queue_limit = "1048576pkt""#, "1s"));
     refused(&wifi(r#"queue_limit = "1048577pkt""#, "1s"), "wireless.queue_limit", "1048576pkt");
+    let aodv =
+        |limit: &str| wifi("", "1s") + &format!("[routing]\nprotocol = \"aodv\"\n[routing.aodv]\nbuffer_limit = \"{limit}\"\n");
+    runs(&aodv("1048576pkt"));
+    refused(&aodv("1048577pkt"), "routing.aodv.buffer_limit", "1048576pkt");
 }
 
 #[test]
