@@ -122,6 +122,9 @@ def toml_value(value: Any, path: str) -> Any:
             out[k] = toml_value(v, f"{path}.{k}" if path else k)
         return out
     if isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            if v is None:  # a None key of a table is left out; an entry of an array cannot be
+                raise ArgumentError(f"{path}[{i}] = None: TOML has no null; an array cannot hold None")
         return [toml_value(v, f"{path}[{i}]") for i, v in enumerate(value)]
     kind = type(value).__module__.split(".")[0]
     if kind == "numpy" and hasattr(value, "tolist"):  # numpy scalars and arrays

@@ -157,6 +157,8 @@ def normalize(metrics: Mapping[str, MetricSpec] | Sequence[MetricSpec] | None) -
         return None
     if isinstance(metrics, Mapping):
         out = dict(metrics)
+    elif isinstance(metrics, str | bytes) or not hasattr(metrics, "__iter__"):
+        raise MetricError(f"metrics = {metrics!r:.60}: give a list of metric names or functions, or a dict")
     else:
         out = {}
         for m in metrics:

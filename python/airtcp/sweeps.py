@@ -16,6 +16,12 @@ serialised as JSON with sorted keys (the seed is left out of it: it is a key fie
 trace files the scenario references are hashed by content). With a :class:`~airtcp.store.Store`,
 runs already stored are not run again, and each run is stored the moment it finishes.
 
+Packet captures (``[outputs] pcap``) of a sweep's runs go to one folder per run,
+``<pcap_dir>/p<point index>-<parameter values>/seed<seed>-rep<replication>/`` (see
+:func:`capture_folder`), so runs never overwrite each other's files; a run taken from the store
+is not run again and its files are those written when it ran (runs that are the same run, two
+points with identical scenarios, share one folder: the first point's).
+
 >>> import airtcp
 >>> res = airtcp.sweep("scenarios/example.toml", params={"flows.video.app.rate": ["2Mbps", "4Mbps"]},
 ...                    replications=2, metrics={"goodput": "flows.video.goodput_bps"}, jobs=1)
@@ -31,11 +37,13 @@ runs already stored are not run again, and each run is stored the moment it fini
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import hashlib
 import itertools
 import json
 import math
+import re
 import time
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -46,7 +54,8 @@ from typing import Any
 import pandas as pd
 
 from . import _core
-from .errors import ScenarioError, UserError
+from .arguments import toml_value
+from .errors import ArgumentError, ScenarioError, UserError
 from .executors import Executor, ExecutorError, Task, make_executor
 from .metrics import MetricError, MetricSpec, default_metrics, evaluate, normalize
 from .progress import SweepProgress
@@ -229,6 +238,12 @@ class Sweep:
                 problems.append(f"parameter {p}: give a non-empty list of values (got {values!r})")
                 continue
             params[p] = [_plain(v) for v in values]
+            if p not in self.factors:  # a value set at a path must be one a scenario can hold
+                for i, v in enumerate(params[p]):
+                    try:
+                        toml_value(v, f"{p}[{i}]")
+                    except ArgumentError as e:
+                        problems.append(f"parameter {e}")
             if not params[p]:
                 problems.append(f"parameter {p}: give a non-empty list of values (got {values!r})")
         self.params = params
@@ -297,7 +312,7 @@ def plan(sw: Sweep, version: str | None = None) -> _Planned:
     hashes, seeds, keys = [], [], []
     tasks: dict[str, Task] = {}
     canonicals: dict[str, str] = {}
-    for point in points:
+    for index, point in enumerate(points):
         where = ", ".join(f"{k}={_display(v)}" for k, v in point.items()) or "the base scenario"
         try:
             sc = sw.build(point)
@@ -322,9 +337,20 @@ def plan(sw: Sweep, version: str | None = None) -> _Planned:
         # Keyed on the validated configuration: every way of writing the same scenario ("10Mbps" or
         # "10000kbps", p = 0 or 0.0, a default written out or left implicit) is the same run.
         h = scenario_hash(config_json(config), _referenced_files(data, sc.base_dir))
+        capture = config.get("capture")
         row = []
         for r in range(sw.replications):
             k = run_key(h, seed, r, version)
+            if capture and k not in tasks:
+                # Each run writes its packet captures into a folder of its own (the same file
+                # names in every run would overwrite each other); the folder follows from the
+                # point, seed and replication, so the key (which has the scenario's pcap_dir)
+                # still identifies the run and a resumed sweep finds earlier runs' files.
+                folder = capture_folder(capture["dir"], index, point, seed, r)
+                run_data = copy.deepcopy(data)
+                run_data.setdefault("outputs", {})["pcap_dir"] = str(folder)
+                run_text = Scenario.from_dict(run_data, base_dir=sc.base_dir, source=sc.source)._core_args()[0]
+                tasks[k] = Task(k, run_text, source, base, seed, r)
             tasks.setdefault(k, Task(k, text, source, base, seed, r))
             canonicals[k] = canonical
             row.append(k)
@@ -334,6 +360,19 @@ def plan(sw: Sweep, version: str | None = None) -> _Planned:
     if problems:
         raise SweepError(list(dict.fromkeys(problems)))
     return _Planned(sw, points, hashes, seeds, keys, tasks, canonicals)
+
+
+def capture_folder(pcap_dir: str, index: int, point: Mapping[str, Any], seed: int, replication: int) -> Path:
+    """The folder of one sweep run's packet captures: ``<pcap_dir>/p<index>-<point>/seed<seed>-rep<r>``
+    (``pcap_dir`` resolved against the current folder; the point's values made file-name safe,
+    its index keeping points apart whose values look alike once cleaned).
+
+    >>> capture_folder("/tmp/pcap", 2, {"links.l.loss.p": 0.01, "app": "a/b"}, 7, 1).as_posix()
+    '/tmp/pcap/p002-links.l.loss.p=0.01,app=a_b/seed7-rep1'
+    """
+    label = ",".join(f"{k}={_display(v)}" for k, v in point.items()) or "base"
+    label = re.sub(r"[^A-Za-z0-9_.,=+-]", "_", label)[:100]
+    return Path(pcap_dir).expanduser().resolve() / f"p{index:03d}-{label}" / f"seed{seed}-rep{replication}"
 
 
 # -- results --------------------------------------------------------------------------------------

@@ -257,10 +257,39 @@ def cases() -> list[tuple[str, bytes | str, dict]]:
         "invalid",
         "at most 65535",
     )
-    add("size-window-huge", replace_line(BASE, 'window = "20pkt"', 'window = "100000000pkt"'))
+    # Windows and queues are capped by what a run can use (RFC 7323's 2^30 B window; 2^20 packets
+    # or 2^30 B of queue): the cap runs, one more is refused naming the range.
+    add("size-window-max", replace_line(BASE, 'window = "20pkt"', 'window = "1073741824B"'))
+    add("size-window-huge", replace_line(BASE, 'window = "20pkt"', 'window = "100000000pkt"'), "invalid", "2^30")
+    add(
+        "size-window-initial-huge",
+        replace_line(BASE, 'window = "20pkt"', 'window = "20pkt", initial_window = "1073741825B"'),
+        "invalid",
+        "flows[1].transport.initial_window",
+    )
     add("size-window-over", replace_line(BASE, 'window = "20pkt"', 'window = "1000000001pkt"'), "invalid", "too large")
     add("size-queue-zero", replace_line(BASE, 'limit = "50pkt" }\nloss', 'limit = "0pkt" }\nloss'), "record")
-    add("size-queue-huge", replace_line(BASE, 'limit = "50pkt" }\nloss', 'limit = "1000000000pkt" }\nloss'))
+    add("size-queue-max", replace_line(BASE, 'limit = "50pkt" }\nloss', 'limit = "1048576pkt" }\nloss'))
+    add(
+        "size-queue-huge",
+        replace_line(BASE, 'limit = "50pkt" }\nloss', 'limit = "1000000000pkt" }\nloss'),
+        "invalid",
+        "1048576pkt",
+    )
+    add("size-queue-bytes-max", replace_line(BASE, 'limit = "50pkt" }\nloss', 'limit = "1073741824B" }\nloss'))
+    add(
+        "size-queue-bytes-huge",
+        replace_line(BASE, 'limit = "50pkt" }\nloss', 'limit = "1073741825B" }\nloss'),
+        "invalid",
+        "links[0].queue.limit",
+    )
+    add("size-wifi-queue-max", replace_line(WIFI, 'queue_limit = "50pkt"', 'queue_limit = "1048576pkt"'))
+    add(
+        "size-wifi-queue-huge",
+        replace_line(WIFI, 'queue_limit = "50pkt"', 'queue_limit = "4294967295pkt"'),
+        "invalid",
+        "wireless.queue_limit",
+    )
     add(
         "size-queue-over",
         replace_line(BASE, 'limit = "50pkt" }\nloss', 'limit = "1000000001pkt" }\nloss'),

@@ -130,6 +130,49 @@ fn cbr_intervals_that_would_round_are_refused_not_silently_slowed() {
 }
 
 #[test]
+fn windows_and_queues_are_capped_by_what_a_run_can_use() {
+    // TCP windows: up to 2^30 B (RFC 7323 §2.3), in bytes or segments; one byte more is refused
+    // naming the field, the value and the range.
+    let tcp = |extra: &str| format!("transport = {{ type = \"tcp\"{extra} }}\napp = {{ type = \"bulk\" }}");
+    let r = runs(&wired("2s", "10Mbps", "10ms", &tcp(r#", window = "1073741824B""#)));
+    assert!(r.flows[0].rx_bytes > 1_000_000, "{}", r.flows[0].rx_bytes);
+    let e = validate(&wired("2s", "10Mbps", "10ms", &tcp(r#", window = "100000000pkt""#)), "t.toml", None).unwrap_err();
+    let f = e.errors.iter().find(|f| f.path == "flows[0].transport.window").unwrap_or_else(|| panic!("{e}"));
+    assert_eq!(f.value.as_deref(), Some("\"100000000pkt\""));
+    assert!(
+        f.message.contains("146000000000 B") && f.message.contains("1073741824 B") && f.message.contains("RFC 7323"),
+        "{}",
+        f.message
+    );
+    refused(&wired("2s", "10Mbps", "10ms", &tcp(r#", window = "735440pkt""#)), "flows[0].transport.window", "735439 segments");
+    runs(&wired("2s", "10Mbps", "10ms", &tcp(r#", window = "735439pkt""#)));
+    refused(
+        &wired("2s", "10Mbps", "10ms", &tcp(r#", initial_window = "1073741825B""#)),
+        "flows[0].transport.initial_window",
+        "2^30",
+    );
+
+    // Queues: up to 2^20 packets or 2^30 bytes on links; 2^20 packets at 802.11 interfaces.
+    let queue = |limit: &str| {
+        wired("1s", "1Mbps", "1ms", CBR)
+            .replace("delay = \"1ms\"", &format!("delay = \"1ms\"\nqueue = {{ type = \"drop_tail\", limit = \"{limit}\" }}"))
+    };
+    runs(&queue("1048576pkt"));
+    runs(&queue("1073741824B"));
+    refused(&queue("1048577pkt"), "links[0].queue.limit", "\"1pkt\" to \"1048576pkt\"");
+    refused(&queue("1073741825B"), "links[0].queue.limit", "\"1B\" to \"1073741824B\"");
+    let red = wired("1s", "1Mbps", "1ms", CBR)
+        .replace("delay = \"1ms\"", "delay = \"1ms\"\nqueue = { type = \"red\", limit = \"2000000pkt\" }");
+    refused(&red, "links[0].queue.limit", "too large");
+    runs(&wifi(r#"queue_limit = "1048576pkt""#, "1s"));
+    refused(&wifi(r#"queue_limit = "1048577pkt""#, "1s"), "wireless.queue_limit", "1048576pkt");
+    let aodv =
+        |limit: &str| wifi("", "1s") + &format!("[routing]\nprotocol = \"aodv\"\n[routing.aodv]\nbuffer_limit = \"{limit}\"\n");
+    runs(&aodv("1048576pkt"));
+    refused(&aodv("1048577pkt"), "routing.aodv.buffer_limit", "1048576pkt");
+}
+
+#[test]
 fn huge_values_are_not_echoed_whole() {
     let huge = format!("{}s", "9".repeat(1_000_000));
     let e = validate(&wired("1s", "1Mbps", &huge, CBR), "t.toml", None).unwrap_err();

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+import shutil
 from pathlib import Path
 
 import pandas as pd
 
 from .. import __version__
+from ..outputs import atomic_dir, write_text_atomic
 from ..quantities import (
     choose_scale,
     domain_low,
@@ -353,11 +355,20 @@ def study_blocks(rec: StudyRecord, figures: list[tuple[str, str]]) -> list[Block
 
 
 def _render_study(folder: Path) -> StudyRecord:
+    """Renders the figures and pages of one results folder: on a copy of its record (``study.json``,
+    ``data/``) in a temporary sibling folder that then replaces it, so an interrupted render
+    leaves the folder as it was."""
     rec = StudyRecord.load(folder)
+    with atomic_dir(folder) as tmp:
+        shutil.copy2(folder / "study.json", tmp / "study.json")
+        shutil.copytree(folder / "data", tmp / "data")
+        _render_into(rec, tmp)
+    return rec
+
+
+def _render_into(rec: StudyRecord, folder: Path) -> None:
     comparisons = rec.comparisons
     figures: list[tuple[str, str]] = []
-    for old in folder.glob("*.png"):
-        old.unlink()
     for spec in rec.figures:
         exp = rec.experiment(spec["experiment"])
         name = f"{spec['name']}.png"
@@ -373,7 +384,6 @@ def _render_study(folder: Path) -> StudyRecord:
     blocks = study_blocks(rec, figures)
     (folder / "index.html").write_text(render_html(rec.title, blocks))
     (folder / "index.md").write_text(render_markdown(blocks))
-    return rec
 
 
 def _studies_table(records: list[tuple[str, StudyRecord]]) -> Table:
@@ -481,6 +491,6 @@ def write_report(root: str | Path) -> Path:
         )
     records = [(f.name, _render_study(f)) for f in folders]
     blocks = index_blocks(records)
-    (root / "index.html").write_text(render_html(index_title(records), blocks))
-    (root / "index.md").write_text(render_markdown(blocks))
+    write_text_atomic(root / "index.html", render_html(index_title(records), blocks))
+    write_text_atomic(root / "index.md", render_markdown(blocks))
     return root / "index.html"

@@ -10,6 +10,10 @@ Each study (or plain sweep) gets a folder ``DIR/<name>/`` holding
   metrics);
 - ``data/<experiment>-aggregate.csv``: one row per grid point and metric (n, mean, std, 95% CI);
 - ``data/comparisons.csv``: published value, ours, difference and verdict per published number.
+
+A folder is written atomically (:func:`airtcp.outputs.atomic_dir`): saving builds it in a hidden
+temporary sibling and renames it into place, and rendering (figures, pages) does the same on a
+copy, so an interrupted save or render leaves the previous folder whole.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import UserError
+from ..outputs import atomic_dir
 from ..sweeps import SweepResult
 
 FORMAT_VERSION = 1
@@ -131,7 +136,12 @@ class StudyRecord:
 
     # -- saving and loading ----------------------------------------------------------------------
     def save(self, folder: Path) -> None:
-        folder = Path(folder)
+        """Writes the record into ``folder`` atomically: built in a temporary sibling folder and
+        renamed into place once complete (a previous folder of that name is replaced whole)."""
+        with atomic_dir(folder) as tmp:
+            self._write(tmp)
+
+    def _write(self, folder: Path) -> None:
         data = folder / "data"
         data.mkdir(parents=True, exist_ok=True)
         for e in self.experiments:
@@ -167,9 +177,7 @@ class StudyRecord:
         }
         doc = json.loads(json.dumps(doc, default=_json_default, allow_nan=True))
         text = json.dumps(to_json_safe(doc), indent=1, allow_nan=False)
-        tmp = folder / "study.json.tmp"
-        tmp.write_text(text + "\n")
-        tmp.replace(folder / "study.json")
+        (folder / "study.json").write_text(text + "\n")
 
     @classmethod
     def load(cls, folder: Path) -> StudyRecord:
@@ -261,4 +269,5 @@ def sample_reference(fn: Any, xs: Sequence[Any], kind: str) -> dict | None:
 def find_records(root: Path) -> list[Path]:
     """The result folders (containing ``study.json``) directly under ``root``."""
     root = Path(root)
-    return sorted(p.parent for p in root.glob("*/study.json"))
+    # Hidden folders are the temporary ones of an atomic write (``.NAME.PID.RANDOM.tmp``).
+    return sorted(p.parent for p in root.glob("*/study.json") if not p.parent.name.startswith("."))

@@ -1,6 +1,7 @@
 //! The capture points' out-of-line halves: each call site in the world and in the MAC tests one
-//! `Option` (`capture`, `tracer`) and calls one of these `#[cold]` functions only when it is
-//! set, so a run without captures or trace carries none of this code in its hot paths.
+//! `Option` (`capture`, `tracer`; the radios one flag, `Wifi::taps`) and calls one of these
+//! `#[cold]` functions only when it is set, so a run without captures or trace carries none of
+//! this code in its hot paths (see `docs/performance.md` for what the inlining around them costs).
 
 use super::events::EventKind;
 use crate::net::ChannelId;
@@ -103,6 +104,8 @@ impl Wifi {
     /// Whether a capture or a trace watches the radios.
     #[inline(always)]
     pub(crate) fn tapped(&self) -> bool {
-        self.capture.is_some() || self.tracer.is_some()
+        // Set when the world is built with a capture or trace of the radios; still true after the
+        // result took them (tap_frame then finds nothing to write to).
+        self.taps
     }
 }

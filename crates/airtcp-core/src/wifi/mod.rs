@@ -251,6 +251,9 @@ pub struct Wifi {
     pub capture: Option<Box<crate::trace::RadioCapture>>,
     /// Event trace of the radios (`[outputs.trace]`); `None` in a run without it.
     pub tracer: Option<Box<crate::trace::events::Tracer>>,
+    /// Whether `capture` or `tracer` was set when the world was built (one test at each tap
+    /// instead of two; see `trace/taps.rs`).
+    pub(crate) taps: bool,
 }
 
 impl Wifi {
@@ -331,6 +334,7 @@ impl Wifi {
             route_feedback: false,
             capture: None,
             tracer: None,
+            taps: false,
         }
     }
 

@@ -152,6 +152,7 @@ impl World {
                 let stations: Vec<NodeId> = wc.stations.iter().map(|s| s.node).collect();
                 let ap = wc.stations.iter().find(|s| s.ap).map(|s| s.node);
                 w.capture = crate::trace::RadioCapture::new(cap, &wc.params, &stations, ap, &config.nodes).map(Box::new);
+                w.taps |= w.capture.is_some();
             }
             let ends: Vec<_> = config.links.iter().map(|l| (l.a, l.b, l.name.clone())).collect();
             crate::trace::WiredCapture::new(cap, &ends, &config.nodes).map(Box::new)
@@ -160,6 +161,7 @@ impl World {
         let tracer = config.trace.as_ref().map(|t| {
             if let Some(w) = wifi.as_mut() {
                 w.tracer = Some(Box::new(crate::trace::events::Tracer::new(t, &config.nodes, &flow_names)));
+                w.taps = true;
             }
             Box::new(crate::trace::events::Tracer::new(t, &config.nodes, &flow_names))
         });

@@ -79,7 +79,9 @@ impl World {
     }
 
     /// A packet that arrived at `node` (and passed its hooks) is delivered locally or forwarded.
-    #[inline]
+    /// Always inlined: with the trace's cold calls in `deliver_local` and `drop_packet` the
+    /// compiler otherwise leaves it out of line in `on_arrive` (+2.5% instructions, udp_3link).
+    #[inline(always)]
     pub(super) fn node_accept(&mut self, node: NodeId, id: PacketId) {
         if matches!(self.packets[id].transport, Transport::Routing(_)) {
             self.aodv_receive(node, id);
@@ -183,6 +185,9 @@ impl World {
         }
     }
 
+    /// Starts serialising packet `id` on channel `ch`. Always inlined (into `channel_offered`
+    /// and `on_tx_done`): the capture's cold call otherwise keeps it out of line.
+    #[inline(always)]
     fn start_tx(&mut self, ch: ChannelId, id: PacketId) {
         if self.capture.is_some() {
             self.tap_wire(ch, id, false);

@@ -54,7 +54,10 @@ impl Validator<'_> {
         small(self, a.network_diameter, "network_diameter", &mut p.network_diameter, 1);
         if let Some(q) = &a.buffer_limit {
             match self.amount(q, "routing.aodv.buffer_limit") {
-                Some(Amount::Packets(n)) if (1..=u32::MAX as u64).contains(&n) => p.buffer_limit = n as u32,
+                Some(Amount::Packets(n)) if (1..=super::MAX_QUEUE_PACKETS).contains(&n) => p.buffer_limit = n as u32,
+                Some(Amount::Packets(n)) if n > super::MAX_QUEUE_PACKETS => {
+                    self.errs.bad("routing.aodv.buffer_limit", &q.0, super::queue_limit_range(false))
+                }
                 Some(_) => self.errs.bad("routing.aodv.buffer_limit", &q.0, "a number of packets, e.g. \"64pkt\""),
                 None => {}
             }

@@ -81,6 +81,27 @@ pub(super) fn join(parent: &str, child: &str) -> String {
     }
 }
 
+/// Largest TCP window (`window`, `initial_window`): 2^30 B. RFC 7323 §2.3 limits the window
+/// scale shift to 14 so that a window never exceeds 2^30 B (half the sequence space less the
+/// PAWS margin); no TCP can use more. A window of 2^30 B at 10 Gb/s holds ~190 MB of packet
+/// records at most, so the cap also bounds a flow's memory.
+pub(super) const MAX_TCP_WINDOW_BYTES: u64 = 1 << 30;
+/// Largest queue limit in packets (links, `wireless.queue_limit`, `routing.aodv.buffer_limit`):
+/// 2^20 = 1,048,576 packets, a bandwidth-delay product of 100 Gb/s x 125 ms in 1500-byte packets
+/// (thousands of times any router buffer); a queued packet costs ~200 B, so a full queue ~200 MB.
+pub(super) const MAX_QUEUE_PACKETS: u64 = 1 << 20;
+/// Largest queue limit in bytes (links): 2^30 B (1 GiB), 100 Gb/s x 86 ms.
+pub(super) const MAX_QUEUE_BYTES: u64 = 1 << 30;
+
+/// The message for a queue limit above [`MAX_QUEUE_PACKETS`] / [`MAX_QUEUE_BYTES`].
+pub(super) fn queue_limit_range(bytes_allowed: bool) -> String {
+    let bytes = if bytes_allowed { format!(" or \"1B\" to \"{MAX_QUEUE_BYTES}B\" (1 GiB)") } else { String::new() };
+    format!(
+        "too large: allowed \"1pkt\" to \"{MAX_QUEUE_PACKETS}pkt\" (2^20){bytes}: a buffer of 100 Gb/s x 125 ms, \
+         more than any run can fill usefully (each queued packet costs ~200 B of memory)"
+    )
+}
+
 /// Longest name of a node, link or flow (characters): names appear in every table and message.
 const MAX_NAME_CHARS: usize = 200;
 

@@ -84,6 +84,12 @@ impl Validator<'_> {
             self.errs.bad(path, &q.0, "a queue limit must be at least 1 packet or 1 byte");
             return None;
         }
+        if matches!(a, Amount::Packets(n) if n > super::MAX_QUEUE_PACKETS)
+            || matches!(a, Amount::Bytes(b) if b > super::MAX_QUEUE_BYTES)
+        {
+            self.errs.bad(path, &q.0, super::queue_limit_range(true));
+            return None;
+        }
         Some(a)
     }
 
@@ -254,8 +260,16 @@ impl Validator<'_> {
                 (o.node, o.destination, Route { iface: e.iface, next_hop: o.via })
             })
             .collect();
+        // Without overrides computed routes never loop and reach exactly the nodes a path of
+        // edges reaches: on symmetric edges (wired links, radios of equal range) that is a
+        // component label, linear in nodes and edges, whatever the number of flows.
+        let components = if overrides.is_empty() { components(nodes.len(), &edges) } else { None };
         let endpoints = flows.iter().flat_map(|f| [f.src, f.dst]);
-        let mut tables = StaticRoutes::new(nodes.len(), edges, routing.metric, overrides, endpoints);
+        let mut tables = if components.is_none() {
+            Some(StaticRoutes::new(nodes.len(), edges, routing.metric, overrides, endpoints))
+        } else {
+            None
+        };
         for (i, f) in flows.iter().enumerate() {
             let name = |n: NodeId| nodes[n.0 as usize].as_str();
             let directions: &[(NodeId, NodeId, &str)] = if f.transport.needs_return_path() {
@@ -264,6 +278,21 @@ impl Validator<'_> {
                 &[(f.src, f.dst, "dst")]
             };
             for &(from, to, what) in directions {
+                if let Some(c) = &components {
+                    if c[from.0 as usize] != c[to.0 as usize] {
+                        self.errs.push(
+                            format!("flows[{i}].{what}"),
+                            None,
+                            format!(
+                                "{} cannot reach {}: no path of links or radio hops in decode range joins them",
+                                name(from),
+                                name(to)
+                            ),
+                        );
+                    }
+                    continue;
+                }
+                let tables = tables.as_mut().expect("no components: tables");
                 let mut at = from;
                 let mut hops = 0;
                 while at != to && hops <= nodes.len() {
@@ -288,4 +317,28 @@ impl Validator<'_> {
             }
         }
     }
+}
+
+/// Connected-component label of each node if every edge has its reverse (else `None`): union-find
+/// with path halving, linear in nodes and edges up to the inverse Ackermann factor.
+pub(super) fn components(n: usize, edges: &[Edge]) -> Option<Vec<u32>> {
+    let pairs: std::collections::HashSet<(u32, u32)> = edges.iter().map(|e| (e.from.0, e.to.0)).collect();
+    if pairs.iter().any(|&(a, b)| !pairs.contains(&(b, a))) {
+        return None;
+    }
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn find(p: &mut [u32], mut x: u32) -> u32 {
+        while p[x as usize] != x {
+            p[x as usize] = p[p[x as usize] as usize];
+            x = p[x as usize];
+        }
+        x
+    }
+    for &(a, b) in &pairs {
+        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
+        if ra != rb {
+            parent[ra.max(rb) as usize] = ra.min(rb);
+        }
+    }
+    Some((0..n as u32).map(|x| find(&mut parent, x)).collect())
 }

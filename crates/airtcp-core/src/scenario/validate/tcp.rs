@@ -4,7 +4,7 @@
 //! never both. Each controller reads and checks its own parameters (`tcp/cc/<name>.rs`, through
 //! [`ParamReader`]) from `cc = { type = ..., ... }` or from its flat `<name>_<param>` keys.
 
-use super::{Validator, join};
+use super::{MAX_TCP_WINDOW_BYTES, Validator, join};
 use crate::packet::IP_HEADER_BYTES;
 use crate::scenario::error::show;
 use crate::scenario::schema::{Quantity, RawTcp};
@@ -117,13 +117,13 @@ impl Validator<'_> {
             }
         }
         p.option_bytes = t.option_bytes.unwrap_or(false);
-        if let Some(b) = self.segments_or_bytes(t.initial_window.as_ref(), &join(path, "initial_window"), mss) {
+        if let Some(b) = self.window_like(t.initial_window.as_ref(), &join(path, "initial_window"), mss) {
             p.initial_cwnd = b;
         }
         if let Some(b) = self.segments_or_bytes(t.initial_ssthresh.as_ref(), &join(path, "initial_ssthresh"), mss) {
             p.initial_ssthresh = b.max(2 * mss as u64);
         }
-        if let Some(b) = self.segments_or_bytes(t.window.as_ref(), &join(path, "window"), mss) {
+        if let Some(b) = self.window_like(t.window.as_ref(), &join(path, "window"), mss) {
             p.rcv_buffer = b;
         }
         if p.rcv_buffer < mss as u64 {
@@ -353,6 +353,23 @@ impl Validator<'_> {
             );
         }
         (cc, recovery)
+    }
+
+    /// A window (`window`, `initial_window`): [`Validator::segments_or_bytes`] and at most
+    /// [`MAX_TCP_WINDOW_BYTES`], the largest window TCP can use (RFC 7323 §2.3).
+    fn window_like(&mut self, q: Option<&Quantity>, path: &str, mss: u32) -> Option<u64> {
+        let b = self.segments_or_bytes(q, path, mss)?;
+        if b > MAX_TCP_WINDOW_BYTES {
+            let shown = q.map(|q| &q.0).expect("a value was read");
+            let msg = format!(
+                "too large: {b} B; allowed: 1 segment ({mss} B) to {MAX_TCP_WINDOW_BYTES} B (2^30 B, the largest window \
+                 TCP can use: RFC 7323 §2.3, window scale shift at most 14; with this MSS {} segments)",
+                MAX_TCP_WINDOW_BYTES / mss as u64
+            );
+            self.errs.bad(path, shown, msg);
+            return None;
+        }
+        Some(b)
     }
 
     /// A window-like amount: `"20pkt"` (segments of `mss` bytes) or a size; at least 1 byte.

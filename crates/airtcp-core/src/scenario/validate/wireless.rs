@@ -372,7 +372,10 @@ impl Validator<'_> {
         }
         if let Some(q) = &w.queue_limit {
             match self.amount(q, "wireless.queue_limit") {
-                Some(Amount::Packets(n)) if n >= 1 && n <= u32::MAX as u64 => p.queue_limit = n as u32,
+                Some(Amount::Packets(n)) if (1..=super::MAX_QUEUE_PACKETS).contains(&n) => p.queue_limit = n as u32,
+                Some(Amount::Packets(n)) if n > super::MAX_QUEUE_PACKETS => {
+                    self.errs.bad("wireless.queue_limit", &q.0, super::queue_limit_range(false))
+                }
                 Some(_) => self.errs.bad(
                     "wireless.queue_limit",
                     &q.0,
