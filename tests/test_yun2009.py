@@ -13,7 +13,7 @@ from airtcp.studies.yun2009 import scenarios as Y
 def test_study_is_consistent():
     s = load("yun2009")
     assert s.check() == []
-    assert {e.name for e in s.experiments} == {"downlink", "uplink", "rtt", "arq", "flows"}
+    assert {e.name for e in s.experiments} == {"downlink", "uplink", "rtt", "arq", "flows", "friendly"}
     assert all(len(p.known_difference) > 100 for p in s.published if p.known_difference)
 
 
@@ -28,7 +28,7 @@ def test_ber_gives_the_fer_of_a_data_frame():
 
 @pytest.mark.parametrize("uplink", [False, True])
 def test_every_scheme_builds_a_valid_cell(uplink):
-    for name in Y.COMPARED:
+    for name in Y.COMPARED + Y.BASELINES:
         sc = Y.cell(2, uplink=uplink, duration="6s")
         Y.set_fer(sc, 0.01)
         Y.set_retry(sc, 4)
@@ -36,12 +36,14 @@ def test_every_scheme_builds_a_valid_cell(uplink):
         Y.set_scheme(sc, name)
         sc.validate()
         agents = sc.data.get("schemes", [])
-        if name in ("ll-elsn", "snoop"):
+        if name in ("ll-elsn", "snoop", "jersey"):
             nodes = sorted(a["node"] for a in agents)
             assert nodes == (["d0", "d1"] if uplink else ["ap"])
             assert all(a["type"] == Y.SCHEMES[name].agent for a in agents)
             if name == "ll-elsn":
                 assert all(f["transport"]["recovery"] == "esack" for f in sc.data["flows"])
+            if name == "jersey":
+                assert all(f["transport"]["ecn"] is True for f in sc.data["flows"])
         else:
             assert agents == []
         assert all(link["delay"] == "2ms" for link in sc.data["links"])
@@ -71,3 +73,40 @@ def test_ll_elsn_notifies_and_beats_reno_at_high_fer():
     assert E.goodput_mbps(elsn) > 2 * E.goodput_mbps(reno)
     assert E.fairness(elsn) == pytest.approx(1.0)
     assert not math.isnan(E.spurious(elsn))
+
+
+def test_ideal_estimate_gets_each_flows_share_of_the_capacity():
+    sc = Y.cell(4, duration="6s")
+    Y.set_fer(sc, 0.09)
+    Y.set_scheme(sc, "ideal-bwe")
+    rates = [f["transport"]["cc"]["rate_bps"] for f in sc.data["flows"]]
+    assert Y.fer_of(sc) == pytest.approx(0.09, rel=1e-9)
+    assert rates == [pytest.approx(Y.CELL_CAPACITY_BPS * 0.91 / 4)] * 4
+    assert Y.SCHEMES["ideal-bwe"].tcp["cc"]["rate_bps"] == 0.0, "the template is not modified"
+
+
+def test_friendly_mix_has_one_reno_flow():
+    sc = Y.cell(10, duration="6s")
+    Y.set_friendly(sc, "tibet")
+    sc.validate()
+    t = [f["transport"] for f in sc.data["flows"]]
+    assert t[0]["variant"] == "reno" and "cc" not in t[0]
+    assert all(x["cc"] == "tibet" for x in t[1:])
+
+
+def test_jersey_warning_marks_only_when_the_ap_queue_builds():
+    # One flow at FER 1% never fills the AP queue (collisions and frame errors keep its window
+    # near the pipe): no marks, and Jersey, which keeps its window on unmarked losses, beats Reno.
+    # Four flows build the queue: the AP marks and the senders cut their windows.
+    def run(name, n):
+        sc = Y.cell(n, duration="20s")
+        Y.set_fer(sc, 0.01)
+        Y.set_scheme(sc, name)
+        return sc.run()
+
+    reno, one, four = run("reno", 1), run("jersey", 1), run("jersey", 4)
+    assert one.schemes.iloc[0]["type"] == "jersey_cw"
+    assert one.schemes.iloc[0]["arrivals"] > 0 and one.schemes.iloc[0]["marked"] == 0
+    assert E.goodput_mbps(one) > 2 * E.goodput_mbps(reno)
+    assert four.schemes.iloc[0]["marked"] > 0
+    assert int(four.flows["tcp_ecn_reductions"].sum()) > 0

@@ -5,6 +5,10 @@
 
 use airtcp_core::scenario::config::TransportConfig;
 use airtcp_core::scenario::validate;
+use airtcp_core::tcp::cc::ideal_bwe::IdealBweParams;
+use airtcp_core::tcp::cc::jersey::{JerseyParams, OwndRtt};
+use airtcp_core::tcp::cc::jtcp::JtcpParams;
+use airtcp_core::tcp::cc::tibet::TibetParams;
 use airtcp_core::tcp::cc::veno::ReduceFrom;
 use airtcp_core::tcp::{CcParams, RecoveryKind, TcpParams, VegasParams, VenoParams, WestwoodParams};
 use airtcp_core::time::SimTime;
@@ -57,6 +61,21 @@ fn accepted_forms() {
             CcParams::Veno(VenoParams { beta: 2, reduce_from: ReduceFrom::Flight }),
             RecoveryKind::Reno,
             "veno+reno",
+        ),
+        ("cc = \"jersey\"", CcParams::Jersey(JerseyParams::default()), RecoveryKind::NewReno, "jersey"),
+        (
+            "cc = { type = \"jersey\", ownd_rtt = \"last\" }",
+            CcParams::Jersey(JerseyParams { ownd_rtt: OwndRtt::Last }),
+            RecoveryKind::NewReno,
+            "jersey",
+        ),
+        ("cc = { type = \"jtcp\", k = 3.5 }", CcParams::Jtcp(JtcpParams { k: 3.5 }), RecoveryKind::NewReno, "jtcp"),
+        ("cc = \"tibet\", recovery = \"sack\"", CcParams::Tibet(TibetParams { alpha: 0.99 }), RecoveryKind::Sack, "tibet+sack"),
+        (
+            "cc = { type = \"ideal_bwe\", rate_bps = 3.6e6 }",
+            CcParams::IdealBwe(IdealBweParams { rate_bps: 3.6e6 }),
+            RecoveryKind::NewReno,
+            "ideal_bwe",
         ),
         ("recovery = \"sack\"", CcParams::default_for("aimd", false).unwrap(), RecoveryKind::Sack, "sack"),
         ("cc = \"aimd\", recovery = \"reno\"", CcParams::default_for("aimd", false).unwrap(), RecoveryKind::Reno, "reno"),
@@ -139,6 +158,16 @@ fn cases() -> Vec<(&'static str, &'static str, &'static str, Vec<&'static str>)>
             "recovery",
             vec!["\"vegas\" (cc \"veno\")", "works only with cc \"vegas\""],
         ),
+        (
+            "jersey ownd_rtt",
+            "cc = { type = \"jersey\", ownd_rtt = \"mean\" }",
+            "cc.ownd_rtt",
+            vec!["\"mean\"", "\"min\"", "\"last\""],
+        ),
+        ("jtcp k", "cc = { type = \"jtcp\", k = 0.0 }", "cc.k", vec!["0", "positive number of packets"]),
+        ("tibet alpha", "cc = { type = \"tibet\", alpha = 1.0 }", "cc.alpha", vec!["1", "[0, 1)"]),
+        ("ideal_bwe without rate", "cc = { type = \"ideal_bwe\" }", "cc.rate_bps", vec!["(missing)", "bits per second"]),
+        ("ideal_bwe negative rate", "cc = { type = \"ideal_bwe\", rate_bps = -1.0 }", "cc.rate_bps", vec!["-1", "positive"]),
         ("sack recovery without sack", "recovery = \"sack\", sack = false", "sack", vec!["needs the SACK option"]),
     ]
 }

@@ -340,7 +340,8 @@ pub struct RawTcp {
     /// Shorthand for a (congestion control, loss recovery) pair: `"tahoe"`, `"reno"`, `"newreno"`
     /// (default), `"sack"`, `"vegas"`, `"westwood"`. Not together with `cc` or `recovery`.
     pub variant: Option<String>,
-    /// Congestion control: a name (`"aimd"`, `"vegas"`, `"westwood"`, `"veno"`) or a table with
+    /// Congestion control: a name (`"aimd"`, `"vegas"`, `"westwood"`, `"veno"`, `"jersey"`,
+    /// `"jtcp"`, `"tibet"`, `"ideal_bwe"`) or a table with
     /// its parameters, `{ type = "vegas", alpha = 1, beta = 3, gamma = 1 }`.
     pub cc: Option<toml::Value>,
     /// Loss recovery: `"tahoe"`, `"reno"`, `"newreno"`, `"sack"`, `"vegas"` (default: the

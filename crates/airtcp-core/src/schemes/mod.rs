@@ -11,6 +11,7 @@
 
 pub mod delay_injection;
 pub mod elsn;
+pub mod jersey_cw;
 pub mod ll;
 pub mod scripted;
 pub mod snoop;
@@ -23,7 +24,7 @@ use crate::wifi::hooks::MacIndication;
 use serde::de::DeserializeOwned;
 
 /// The scheme types a scenario may name.
-pub const TYPES: &[&str] = &["scripted", "delay_injection", "ll", "snoop", "split", "elsn"];
+pub const TYPES: &[&str] = &["scripted", "delay_injection", "ll", "snoop", "split", "elsn", "jersey_cw"];
 
 /// The keys every `[[schemes]]` entry has (the rest belong to its type).
 pub const COMMON_KEYS: &[&str] = &["type", "name", "node", "iface"];
@@ -78,6 +79,8 @@ pub enum SchemeParams {
     Split(split::Params),
     /// [`elsn::Elsn`].
     Elsn(elsn::Params),
+    /// [`jersey_cw::JerseyCw`].
+    JerseyCw(jersey_cw::Params),
 }
 
 impl SchemeParams {
@@ -90,6 +93,7 @@ impl SchemeParams {
             SchemeParams::Snoop(_) => "snoop",
             SchemeParams::Split(_) => "split",
             SchemeParams::Elsn(_) => "elsn",
+            SchemeParams::JerseyCw(_) => "jersey_cw",
         }
     }
 
@@ -103,6 +107,7 @@ impl SchemeParams {
             SchemeParams::Snoop(p) => AnyScheme::Snoop(snoop::Snoop::new(*p)),
             SchemeParams::Split(_) => return None,
             SchemeParams::Elsn(p) => AnyScheme::Elsn(elsn::Elsn::new(p.clone())),
+            SchemeParams::JerseyCw(p) => AnyScheme::JerseyCw(jersey_cw::JerseyCw::new(p.clone())),
         })
     }
 }
@@ -117,6 +122,7 @@ pub fn parse(kind: &str, table: &toml::Value, env: &SchemeEnv) -> Result<SchemeP
         "snoop" => snoop::parse(table).map(SchemeParams::Snoop),
         "split" => split::parse(table, env).map(SchemeParams::Split),
         "elsn" => elsn::parse(table, env).map(SchemeParams::Elsn),
+        "jersey_cw" => jersey_cw::parse(table).map(SchemeParams::JerseyCw),
         other => Err(vec![Problem::new(
             "type",
             Some(format!("{other:?}")),
@@ -138,6 +144,8 @@ pub enum AnyScheme {
     Snoop(snoop::Snoop),
     /// [`elsn::Elsn`].
     Elsn(elsn::Elsn),
+    /// [`jersey_cw::JerseyCw`].
+    JerseyCw(jersey_cw::JerseyCw),
     /// A hook written outside the crate.
     Custom(Box<dyn NodeHook>),
 }
@@ -150,6 +158,7 @@ macro_rules! each {
             AnyScheme::Ll($h) => $e,
             AnyScheme::Snoop($h) => $e,
             AnyScheme::Elsn($h) => $e,
+            AnyScheme::JerseyCw($h) => $e,
             AnyScheme::Custom($h) => $e,
         }
     };

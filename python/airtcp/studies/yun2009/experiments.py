@@ -1,8 +1,8 @@
-"""Yun 2009: the experiments (analogues of Figs. 6-10 of Sec. 5.2), the derived quantities that
+"""Yun 2009: the experiments (analogues of Figs. 6-10 and 12 of Sec. 5.2), the derived quantities that
 ``published.toml`` names, and the figures.
 
-Every experiment sweeps the compared schemes (``scenarios.COMPARED``) over one dimension of the
-paper's figures; the metric is the goodput at the TCP receivers (Sec. 5.1: "the TCP-level data
+Every experiment sweeps the compared schemes (``scenarios.COMPARED`` and ``scenarios.BASELINES``)
+over one dimension of the paper's figures; the metric is the goodput at the TCP receivers (Sec. 5.1: "the TCP-level data
 reception rate measured at TCP receivers"), summed over the flows, in Mb/s, and for several flows
 Jain's fairness index (Eq. 5).
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from airtcp.result import RunResult
 from airtcp.studies.framework import ByMode, Experiment, Figure
 
-from .scenarios import COMPARED, cell, set_doff, set_fer, set_n, set_retry, set_scheme
+from .scenarios import BASELINES, COMPARED, cell, set_doff, set_fer, set_friendly, set_n, set_retry, set_scheme
 
 FER_FULL = [1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 9e-2]
 FER_QUICK = [1e-4, 1e-2, 9e-2]
@@ -34,6 +34,13 @@ def fairness(r: RunResult) -> float:
     return float(x.sum()) ** 2 / (len(x) * s2) if s2 > 0 else float("nan")
 
 
+def reno_share(r: RunResult) -> float:
+    """Fig. 12: the Reno flow's goodput (the first flow) over the mean goodput of the others."""
+    x = r.flows["goodput_bps"].astype(float).to_numpy()
+    rest = float(x[1:].mean())
+    return float(x[0]) / rest if rest > 0 else float("nan")
+
+
 def spurious(r: RunResult) -> float:
     """Spurious retransmission timeouts of all flows (ground truth)."""
     return float(r.flows["tcp_spurious_timeouts"].sum())
@@ -49,17 +56,21 @@ LABELS = {
     "goodput": "goodput (Mb/s)",
     "fairness": "Jain fairness index",
     "spurious": "spurious timeouts",
+    "reno_share": "Reno flow's goodput / the others' mean",
 }
 FACTORS = {"nflows": set_n, "fer": set_fer, "retry": set_retry, "doff": set_doff, "scheme": set_scheme}
+# The schemes of Figs. 6-10: the study's first eight and the further baselines.
+ALL = COMPARED + BASELINES
 
 
 def _experiment(name: str, title: str, description: str, uplink: bool, params: dict, **kw) -> Experiment:
+    schemes = kw.pop("schemes", ALL)
     return Experiment(
         name=name,
         title=title,
         description=description,
         scenario=lambda mode: cell(1, uplink=uplink),
-        params={**params, "scheme": COMPARED},
+        params={**params, "scheme": schemes},
         factors={k: f for k, f in FACTORS.items() if k in params or k == "scheme"},
         fixed={"simulation.duration": DURATION},
         replications=kw.pop("replications", REPS),
@@ -115,7 +126,28 @@ flows = _experiment(
     metrics={**METRICS, "fairness": fairness},
 )
 
-EXPERIMENTS = [downlink, uplink, rtt, arq, flows]
+# One Reno flow's share varies much from run to run (0.87-1.16 with ten Reno flows, 60 s): more
+# replications than elsewhere; quick mode runs the schemes Fig. 12's sentence names.
+REPS_FRIENDLY = ByMode(quick=4, full=20)
+FRIENDLY_QUICK = ["reno", "westwood", "veno", "tibet", "ideal-bwe"]
+
+friendly = Experiment(
+    name="friendly",
+    title="Friendliness with TCP Reno (Fig. 12)",
+    description="Ten downlink flows, FER 1%, retry limit 1: the first runs TCP Reno, the other nine "
+    "the scheme named (our reading of 'the goodput change of a connection using TCP Reno when ... "
+    "connections using' a scheme, n = 10); the metric is the Reno flow's goodput over the others' mean "
+    "(1 when the scheme is as aggressive as Reno, below 1 when it takes more than its share).",
+    scenario=lambda mode: cell(10),
+    params={"fer": [0.01], "scheme": ByMode(quick=FRIENDLY_QUICK, full=["reno", "westwood", "veno", *BASELINES])},
+    factors={"fer": set_fer, "scheme": set_friendly},
+    fixed={"simulation.duration": DURATION},
+    replications=REPS_FRIENDLY,
+    metrics={"goodput": goodput_mbps, "reno_share": reno_share},
+    labels=LABELS,
+)
+
+EXPERIMENTS = [downlink, uplink, rtt, arq, flows, friendly]
 
 
 DERIVED: dict = {}  # published.toml uses the built-in ratio, best and worst
@@ -132,4 +164,12 @@ FIGURES = [
     _fig("arq", "Goodput against the retry limit, FER 9%", "arq", "retry"),
     _fig("fig9", "Goodput against the number of flows (Fig. 9)", "flows", "nflows"),
     _fig("fig10", "Fairness against the number of flows (Fig. 10)", "flows", "nflows", y="fairness"),
+    Figure(
+        name="fig12",
+        title="The Reno flow's share among nine flows of each scheme (Fig. 12)",
+        experiment="friendly",
+        x="scheme",
+        y="reno_share",
+        kind="bar",
+    ),
 ]

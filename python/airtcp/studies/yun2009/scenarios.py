@@ -50,10 +50,27 @@ SCHEMES: dict[str, Scheme] = {
     # Snoop over NewReno (Sec. 5.1), at the AP for downlink flows and in the stations for uplink
     # flows (Sec. 5.2: "the Snoop agent is at the wireless station by symmetric operation").
     "snoop": Scheme({"variant": "newreno"}, agent="snoop"),
+    # The bandwidth-estimation and loss-differentiation baselines of Sec. 5.1 (docs/models/cc-*.md),
+    # with their papers' defaults and NewReno recovery. Jersey's congestion warning marks at the AP
+    # (downlink) or in the station (uplink), where the queue builds; its flows are ECN-capable.
+    "jersey": Scheme({"cc": "jersey", "ecn": True}, agent="jersey_cw"),
+    "jtcp": Scheme({"cc": "jtcp"}),
+    "tibet": Scheme({"cc": "tibet"}),
+    # Capone et al.'s ideal estimate (Fig. 12: "knows the exact available bandwidth and RTT"): the
+    # rate is filled in by set_scheme from the cell's capacity, the FER and the number of flows.
+    "ideal-bwe": Scheme({"cc": {"type": "ideal_bwe", "rate_bps": 0.0}}),
 }
 
 # The schemes every experiment compares.
 COMPARED = ["reno", "newreno", "sack", "westwood", "veno", "dcr", "snoop", "ll-elsn"]
+# The further baselines of Sec. 5.1 (Figs. 6-8, 10, 12 plot them).
+BASELINES = ["jersey", "jtcp", "tibet", "ideal-bwe"]
+
+# Goodput of one saturating flow over the cell with no frame errors (LL-ELSN + ESACK at FER 1e-6,
+# d_off 10 ms, 60 s, replications 0-3 of seed 1: 3.73-3.79 Mb/s, mean 3.76): the bandwidth the
+# ideal estimate is told, shared equally by the flows and scaled by the frame success rate 1 - FER
+# (a lost frame occupies the air as long as a delivered one).
+CELL_CAPACITY_BPS = 3.76e6
 
 
 def ber_for_fer(fer: float) -> float:
@@ -130,12 +147,26 @@ def set_doff(sc: Scenario, ms: float) -> None:
         link["delay"] = f"{ms:g}ms"
 
 
+def fer_of(sc: Scenario) -> float:
+    """The data-frame error rate the cell's bit error rate gives (the inverse of ``ber_for_fer``)."""
+    ber = float(sc.section("wireless")["loss"][0]["model"]["ber"])
+    return 1.0 - (1.0 - ber) ** (8 * DATA_FRAME_B)
+
+
+def ideal_rate_bps(sc: Scenario) -> float:
+    """The bandwidth available to each flow: the cell's capacity times the frame success rate,
+    shared equally (set the FER and the number of flows before the scheme)."""
+    return CELL_CAPACITY_BPS * (1.0 - fer_of(sc)) / len(sc.data["flows"])
+
+
 def set_scheme(sc: Scenario, name: str) -> None:
     """Scheme ``name`` on every flow (and its agent at the AP or in the stations)."""
     s = SCHEMES[name]
     for f in sc.data["flows"]:
         t = {k: v for k, v in f["transport"].items() if k in ("type", "preset", "mss", "window")}
         t.update(s.tcp)
+        if isinstance(t.get("cc"), dict) and t["cc"].get("type") == "ideal_bwe":
+            t["cc"] = {**t["cc"], "rate_bps": ideal_rate_bps(sc)}
         f["transport"] = t
     sc.data.pop("schemes", None)
     if s.agent is None:
@@ -145,3 +176,12 @@ def set_scheme(sc: Scenario, name: str) -> None:
             sc.add_scheme(s.agent, f["src"], name=f"{s.agent}-{f['src']}", **s.agent_params)
     else:
         sc.add_scheme(s.agent, "ap", name=f"{s.agent}-ap", **s.agent_params)
+
+
+def set_friendly(sc: Scenario, name: str) -> None:
+    """Fig. 12's mix: scheme ``name`` on every flow but the first, which runs TCP Reno (the
+    connection whose goodput the figure follows)."""
+    set_scheme(sc, name)
+    first = sc.data["flows"][0]
+    first["transport"] = {k: v for k, v in first["transport"].items() if k in ("type", "preset", "mss", "window")}
+    first["transport"]["variant"] = "reno"

@@ -15,11 +15,20 @@
 //! - [`westwood::Westwood`]: Westwood+, Mascolo et al.
 //! - [`veno::Veno`]: Fu & Liew 2003.
 //! - [`bsd::Bsd`]: 4.4BSD Reno's arithmetic (`SMSS / 8` more per ACK in congestion avoidance).
+//! - [`jersey::Jersey`]: TCP Jersey, Xu, Tian & Ansari 2004 (with the `jersey_cw` scheme).
+//! - [`jtcp::Jtcp`]: JTCP, Wu & Chen 2004.
+//! - [`tibet::Tibet`]: TIBET, Capone, Fratta & Martignon 2004.
+//! - [`ideal_bwe::IdealBwe`]: the ideal bandwidth estimate of Capone et al. 2004.
 //!
 //! Adding an algorithm: one file here implementing both traits, and one line in the list.
 
 pub mod aimd;
 pub mod bsd;
+pub mod bwe;
+pub mod ideal_bwe;
+pub mod jersey;
+pub mod jtcp;
+pub mod tibet;
 pub mod vegas;
 pub mod veno;
 pub mod westwood;
@@ -225,4 +234,12 @@ congestion_controls! {
     Veno(veno::Veno),
     /// 4.4BSD Reno's window arithmetic.
     Bsd(bsd::Bsd),
+    /// TCP Jersey.
+    Jersey(jersey::Jersey),
+    /// JTCP.
+    Jtcp(jtcp::Jtcp),
+    /// TIBET.
+    Tibet(tibet::Tibet),
+    /// The ideal bandwidth estimate.
+    IdealBwe(ideal_bwe::IdealBwe),
 }

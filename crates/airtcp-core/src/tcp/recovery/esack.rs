@@ -344,4 +344,4 @@ impl LossRecovery for Esack {
 }
 
 #[cfg(test)]
-pub(super) mod tests;
+pub(crate) mod tests;

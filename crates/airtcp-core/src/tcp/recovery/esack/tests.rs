@@ -24,10 +24,12 @@ pub(crate) enum Fate {
     Wireless,
     /// Delivered this much later than its turn (reordering).
     Late(SimTime),
+    /// Delivered with the IP CE mark (a congestion warning; the TCP Jersey tests).
+    Marked,
 }
 
 enum Ev {
-    Data(SegmentOut),
+    Data(SegmentOut, bool),
     Ack(TcpHeader),
     Eln(u64),
 }
@@ -105,8 +107,9 @@ impl Path {
             let start = self.link_free.max(self.now);
             self.link_free = start + TX;
             match (self.rule)(s.seq, s.copy, self.now) {
-                Fate::Deliver => self.push(self.link_free + DELAY, Ev::Data(s)),
-                Fate::Late(d) => self.push(self.link_free + DELAY + d, Ev::Data(s)),
+                Fate::Deliver => self.push(self.link_free + DELAY, Ev::Data(s, false)),
+                Fate::Late(d) => self.push(self.link_free + DELAY + d, Ev::Data(s, false)),
+                Fate::Marked => self.push(self.link_free + DELAY, Ev::Data(s, true)),
                 Fate::Congestion => {}
                 Fate::Wireless => {
                     self.elns += 1;
@@ -130,8 +133,8 @@ impl Path {
             if tq == Some(next) {
                 let (_, _, ev) = self.q.swap_remove(qi.unwrap());
                 match ev {
-                    Ev::Data(s) => {
-                        let o = self.r.on_data(self.now, s.seq, s.len, None, false, s.cwr);
+                    Ev::Data(s, ce) => {
+                        let o = self.r.on_data(self.now, s.seq, s.len, None, ce, s.cwr);
                         if o.ack_now {
                             let f = self.r.make_ack(self.now);
                             let mut h = TcpHeader::default();
