@@ -1,11 +1,15 @@
 //! Static routing: shortest paths over the link graph.
 //!
 //! Each node gets a next hop for every reachable destination by Dijkstra's algorithm from that
-//! node. [`StaticRoutes`] computes a node's table when the node first forwards a packet and keeps
-//! only the entries for the destinations packets are sent to (the flows' endpoints), so memory
-//! grows linearly with the number of nodes (times the number of endpoints), not with its square
-//! as a full all-pairs table did (10,000 nodes: 1.2 GB); the entries are the ones the all-pairs
-//! computation gives ([`shortest_paths`], kept for tests and small uses), bit for bit. The metric is the hop count (default) or the sum of propagation delays; ties are broken by
+//! node. In [`StaticRoutes`] a node with a single outgoing edge (a stub: a host on one access
+//! link, an associated station) needs no Dijkstra at all: its table is that edge for every node
+//! of its connected component. Up to 2,048 nodes every table is filled at construction (one
+//! load per lookup); in larger networks any other node computes its table when it first forwards
+//! a packet, keeping only the entries for the flows' endpoints. So build time and memory grow
+//! with the nodes that forward (a dumbbell of F flows: two Dijkstras, not 2F + 2; a full
+//! all-pairs table at 10,000 nodes was 1.2 GB); the entries are the ones the all-pairs
+//! computation gives ([`shortest_paths`], kept for tests and small uses), bit for bit.
+//! The metric is the hop count (default) or the sum of propagation delays; ties are broken by
 //! hop count and then deterministically by the order links appear in the scenario, so the same
 //! scenario always yields the same routes. Explicit overrides (`node`, `destination`, `via`)
 //! replace the computed entry afterwards.
@@ -50,15 +54,41 @@ pub fn shortest_paths(node_count: usize, edges: &[Edge], metric: Metric) -> Vec<
 
 /// No slot: a destination outside the tracked set.
 const NO_SLOT: u32 = u32::MAX;
-/// Up to this many nodes every node is a tracked destination (tables as dense as before).
+/// Up to this many nodes every table is filled at construction (a flat array of at most
+/// 4 M entries: a lookup is one load).
 const DENSE_NODES: usize = 2_048;
+
+/// What is known of one node's routes.
+enum NodeRoutes {
+    /// Nothing computed yet.
+    Unknown,
+    /// A stub: the node's only outgoing edge (a host on one access link, a station associated
+    /// with an access point). Every reachable destination is reached through it, and in a graph
+    /// whose edges all come in both directions "reachable" means "in the same connected
+    /// component", so no shortest-path computation is needed.
+    Stub {
+        /// The only outgoing edge.
+        route: Route,
+        /// The node's connected component.
+        component: u32,
+    },
+    /// Routes to the tracked destinations (by slot), computed by Dijkstra from this node.
+    Row(Box<[Option<Route>]>),
+}
 
 /// Static routes computed on demand: `route(node, destination)`.
 ///
-/// Rows are computed per source node (the same Dijkstra as [`shortest_paths`], so the same
-/// routes and tie-breaks) on the first lookup from that node, and keep the entries of the
-/// tracked destinations only; a lookup for another destination is computed and remembered on
-/// its own. Overrides (`[[routing.routes]]`) replace computed entries.
+/// A node with a single outgoing edge (a stub) in a graph whose edges all come in both
+/// directions routes every destination of its connected component through that edge, which is
+/// exactly what Dijkstra from it gives (its only first hop), at the cost of a union-find over
+/// the edges at construction. Any other node runs the same Dijkstra as [`shortest_paths`] (so
+/// the same routes and tie-breaks). Up to 2,048 nodes all tables are filled at construction, as
+/// one flat array; above, nothing is computed up front: a non-stub node gets a row on its first
+/// lookup, keeping the entries of the tracked destinations only (the flows' endpoints), and a
+/// lookup for an untracked destination is computed and remembered on its own. Overrides
+/// (`[[routing.routes]]`) replace computed entries (a node with an override is never a stub).
+/// So a dumbbell of F flows costs two Dijkstras (the routers), not 2F + 2, and above 2,048
+/// nodes memory grows with the nodes that forward times the tracked destinations.
 pub struct StaticRoutes {
     n: usize,
     edges: Vec<Edge>,
@@ -69,12 +99,16 @@ pub struct StaticRoutes {
     slot_of: Vec<u32>,
     /// The tracked destinations, by slot.
     tracked: Vec<NodeId>,
-    /// Each node's routes to the tracked destinations, once computed.
-    rows: Vec<Option<Box<[Option<Route>]>>>,
+    /// Each node's routes, as far as known.
+    nodes: Vec<NodeRoutes>,
+    /// Connected component of each node (read only for stubs, which exist only when every edge
+    /// comes in both directions).
+    component: Vec<u32>,
     /// Routes to untracked destinations, computed one at a time.
     extra: std::collections::HashMap<(u32, u32), Option<Route>>,
-    /// Small networks (up to 2,048 nodes): every table computed at once, `dense[node * n + d]`
-    /// (one load per lookup on the forwarding path, as before on-demand tables).
+    /// Small networks (up to 2,048 nodes): every table filled at construction,
+    /// `dense[node * n + d]`, so a lookup on the forwarding path is one load (stubs' tables
+    /// filled from their component, the other nodes' by Dijkstra).
     dense: Option<Vec<Option<Route>>>,
 }
 
@@ -92,13 +126,11 @@ impl StaticRoutes {
         for (i, e) in edges.iter().enumerate() {
             adjacency[e.from.0 as usize].push(i);
         }
+        let small = node_count <= DENSE_NODES;
         let mut slot_of = vec![NO_SLOT; node_count];
         let mut tracked = Vec::new();
-        let all: Vec<NodeId> = if node_count <= DENSE_NODES {
-            (0..node_count as u32).map(NodeId).collect()
-        } else {
-            destinations.into_iter().collect()
-        };
+        let all: Vec<NodeId> =
+            if small { (0..node_count as u32).map(NodeId).collect() } else { destinations.into_iter().collect() };
         for d in all {
             if slot_of[d.0 as usize] == NO_SLOT {
                 slot_of[d.0 as usize] = tracked.len() as u32;
@@ -107,10 +139,29 @@ impl StaticRoutes {
         }
         let overrides: std::collections::HashMap<(u32, u32), Route> =
             overrides.into_iter().map(|(n, d, r)| ((n.0, d.0), r)).collect();
-        let dense = (node_count <= DENSE_NODES).then(|| {
+        let symmetric = is_symmetric(&edges);
+        let component = if symmetric { components(node_count, &edges) } else { Vec::new() };
+        let mut nodes: Vec<NodeRoutes> = (0..node_count).map(|_| NodeRoutes::Unknown).collect();
+        if symmetric {
+            let overridden: std::collections::HashSet<u32> = overrides.keys().map(|&(n, _)| n).collect();
+            for (v, out) in adjacency.iter().enumerate() {
+                if let [only] = out[..]
+                    && !overridden.contains(&(v as u32))
+                {
+                    let e = &edges[only];
+                    nodes[v] = NodeRoutes::Stub { route: Route { iface: e.iface, next_hop: e.to }, component: component[v] };
+                }
+            }
+        }
+        let dense = small.then(|| {
             let mut flat = Vec::with_capacity(node_count * node_count);
-            for src in 0..node_count {
-                flat.extend(from_source(src, node_count, &edges, &adjacency, metric));
+            for (src, known) in nodes.iter().enumerate() {
+                match *known {
+                    NodeRoutes::Stub { route, component: c } => {
+                        flat.extend(component.iter().enumerate().map(|(d, &cd)| (d != src && cd == c).then_some(route)))
+                    }
+                    _ => flat.extend(from_source(src, node_count, &edges, &adjacency, metric)),
+                }
             }
             for (&(n, d), &r) in &overrides {
                 flat[n as usize * node_count + d as usize] = Some(r);
@@ -126,7 +177,8 @@ impl StaticRoutes {
             overrides,
             slot_of,
             tracked,
-            rows: vec![None; node_count],
+            nodes,
+            component,
             extra: Default::default(),
         }
     }
@@ -137,11 +189,18 @@ impl StaticRoutes {
         if let Some(dense) = &self.dense {
             return dense[node.0 as usize * self.n + destination.0 as usize];
         }
-        let slot = self.slot_of[destination.0 as usize];
-        if slot != NO_SLOT
-            && let Some(row) = &self.rows[node.0 as usize]
-        {
-            return row[slot as usize];
+        match &self.nodes[node.0 as usize] {
+            NodeRoutes::Row(row) => {
+                let slot = self.slot_of[destination.0 as usize];
+                if slot != NO_SLOT {
+                    return row[slot as usize];
+                }
+            }
+            &NodeRoutes::Stub { route, component } => {
+                let reachable = destination != node && self.component[destination.0 as usize] == component;
+                return reachable.then_some(route);
+            }
+            NodeRoutes::Unknown => {}
         }
         self.route_slow(node, destination)
     }
@@ -156,22 +215,65 @@ impl StaticRoutes {
         }
         let full = from_source(node.0 as usize, self.n, &self.edges, &self.adjacency, self.metric);
         let entry = |d: NodeId| self.overrides.get(&(node.0, d.0)).copied().or(full[d.0 as usize]);
-        if self.rows[node.0 as usize].is_none() {
+        if matches!(self.nodes[node.0 as usize], NodeRoutes::Unknown) {
             let row: Box<[Option<Route>]> = self.tracked.iter().map(|&d| entry(d)).collect();
-            self.rows[node.0 as usize] = Some(row);
+            self.nodes[node.0 as usize] = NodeRoutes::Row(row);
         }
         if slot == NO_SLOT {
             let r = entry(destination);
             self.extra.insert((node.0, destination.0), r);
             return r;
         }
-        self.rows[node.0 as usize].as_ref().expect("just computed")[slot as usize]
+        match &self.nodes[node.0 as usize] {
+            NodeRoutes::Row(row) => row[slot as usize],
+            _ => unreachable!("a row was just computed"),
+        }
     }
 
     /// Entries held (rows of tracked destinations plus single entries): what the tables cost.
     pub fn entries(&self) -> usize {
-        self.dense.as_ref().map_or(0, Vec::len) + self.rows.iter().flatten().map(|r| r.len()).sum::<usize>() + self.extra.len()
+        let rows: usize = self.nodes.iter().map(|r| if let NodeRoutes::Row(r) = r { r.len() } else { 0 }).sum();
+        self.dense.as_ref().map_or(0, Vec::len) + rows + self.extra.len()
     }
+
+    /// Rows computed on demand so far (one Dijkstra each; the dense table of a small network
+    /// and single untracked entries not counted): what building the tables cost.
+    pub fn rows_computed(&self) -> usize {
+        self.nodes.iter().filter(|r| matches!(r, NodeRoutes::Row(_))).count()
+    }
+}
+
+/// Whether every edge `a -> b` has an edge `b -> a` (true of wired links, which are built in
+/// both directions, and of radio neighbours with symmetric propagation).
+fn is_symmetric(edges: &[Edge]) -> bool {
+    let mut fwd: Vec<(u32, u32)> = edges.iter().map(|e| (e.from.0, e.to.0)).collect();
+    let mut back: Vec<(u32, u32)> = edges.iter().map(|e| (e.to.0, e.from.0)).collect();
+    fwd.sort_unstable();
+    fwd.dedup();
+    back.sort_unstable();
+    back.dedup();
+    fwd == back
+}
+
+/// Connected components of the undirected graph under `edges` (union-find), labelled by the
+/// smallest node of each.
+fn components(n: usize, edges: &[Edge]) -> Vec<u32> {
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn root(parent: &mut [u32], mut v: u32) -> u32 {
+        while parent[v as usize] != v {
+            let p = parent[v as usize];
+            parent[v as usize] = parent[p as usize];
+            v = p;
+        }
+        v
+    }
+    for e in edges {
+        let (a, b) = (root(&mut parent, e.from.0), root(&mut parent, e.to.0));
+        if a != b {
+            parent[a.max(b) as usize] = a.min(b);
+        }
+    }
+    (0..n as u32).map(|v| root(&mut parent, v)).collect()
 }
 
 fn from_source(src: usize, n: usize, edges: &[Edge], adj: &[Vec<usize>], metric: Metric) -> Vec<Option<Route>> {
@@ -254,6 +356,182 @@ mod tests {
                         assert_eq!(dense[n as usize * 13 + d as usize], want, "dense {n} -> {d}");
                     }
                 }
+            }
+        }
+    }
+
+    /// Every lookup of `r` against the all-pairs tables: from the dense table, then computed on
+    /// demand (the dense table dropped).
+    fn assert_same_as_all_pairs(n: u32, edges: &[Edge], metric: Metric, r: &mut StaticRoutes) {
+        let all = shortest_paths(n as usize, edges, metric);
+        for dense in [true, false] {
+            assert_eq!(r.dense.is_some(), dense);
+            for a in 0..n {
+                for d in 0..n {
+                    assert_eq!(r.route(NodeId(a), NodeId(d)), all[a as usize][d as usize], "{a} -> {d} (dense: {dense})");
+                }
+            }
+            r.dense = None;
+        }
+    }
+
+    #[test]
+    fn stubs_route_like_dijkstra() {
+        // Two routers 0-1 (plus a parallel link, so neither is a stub), hosts 2..8 on one access
+        // link each, a separate island 9-10 (two stubs of each other), an isolated node 11, and a
+        // host 12 with two access links (not a stub).
+        let mut edges: Vec<Edge> = [edge(0, 0, 1, 5), edge(1, 0, 1, 7), edge(2, 9, 10, 1)].concat();
+        for h in 2..9u32 {
+            edges.extend(edge(h + 1, h, h % 2, 1 + h as u64 % 3));
+        }
+        edges.extend([edge(20, 12, 0, 1), edge(21, 12, 1, 1)].concat());
+        for metric in [Metric::Hops, Metric::Delay] {
+            let mut r = StaticRoutes::new(13, edges.clone(), metric, [], []);
+            assert!(matches!(r.nodes[2], NodeRoutes::Stub { .. }) && matches!(r.nodes[9], NodeRoutes::Stub { .. }));
+            assert!(matches!(r.nodes[12], NodeRoutes::Unknown));
+            assert_same_as_all_pairs(13, &edges, metric, &mut r);
+            // only the nodes with more than one outgoing edge ran Dijkstra
+            assert_eq!(r.rows_computed(), 4, "0, 1, 11 and 12");
+        }
+        // Asymmetric: 2 -> 0 only (no way back); no stubs then, same answers.
+        let mut one_way = edges.clone();
+        one_way.retain(|e| !(e.from == NodeId(0) && e.to == NodeId(2)));
+        let mut r = StaticRoutes::new(13, one_way.clone(), Metric::Hops, [], []);
+        assert!(r.nodes.iter().all(|n| matches!(n, NodeRoutes::Unknown)));
+        assert_same_as_all_pairs(13, &one_way, Metric::Hops, &mut r);
+        // An override at a would-be stub is honoured (the node gets a row).
+        let via = Route { iface: edges[0].iface, next_hop: NodeId(1) };
+        let mut r = StaticRoutes::new(13, edges.clone(), Metric::Hops, [(NodeId(3), NodeId(5), via)], []);
+        assert_eq!(r.route(NodeId(3), NodeId(5)), Some(via));
+        assert_eq!(r.route(NodeId(3), NodeId(4)), shortest_paths(13, &edges, Metric::Hops)[3][4]);
+    }
+
+    #[test]
+    fn dumbbell_costs_two_dijkstras() {
+        // 1,100 flows: 2,202 nodes (above the dense size), every host a stub; only the two
+        // routers compute rows.
+        let f = 1_100u32;
+        let mut edges: Vec<Edge> = edge(0, 0, 1, 20).to_vec();
+        for i in 0..f {
+            edges.extend(edge(1 + 2 * i, 2 + 2 * i, 0, 1));
+            edges.extend(edge(2 + 2 * i, 3 + 2 * i, 1, 1));
+        }
+        let mut r = StaticRoutes::new(2 + 2 * f as usize, edges, Metric::Hops, [], []);
+        for i in 0..f {
+            let (s, d) = (NodeId(2 + 2 * i), NodeId(3 + 2 * i));
+            let mut at = s;
+            for _ in 0..3 {
+                at = r.route(at, d).unwrap().next_hop;
+            }
+            assert_eq!(at, d);
+        }
+        assert_eq!(r.rows_computed(), 2);
+        assert!(r.entries() <= 2 * 2_202, "{} entries", r.entries());
+    }
+
+    mod property {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// A random link graph: `core` nodes joined by random links (self-loops and parallel links
+        /// included), then hosts `core..n` on one access link each (to a core node or to an
+        /// earlier host: islands of stubs), some links one-way, plus overrides at random nodes.
+        #[derive(Debug, Clone)]
+        struct Case {
+            n: u32,
+            edges: Vec<Edge>,
+            overrides: Vec<(NodeId, NodeId, Route)>,
+            metric: Metric,
+            /// Drop every odd destination from the tracked set (exercises the untracked path).
+            sparse: bool,
+            /// Lookups made before the all-pairs sweep (the order rows get computed in).
+            first: Vec<(u32, u32)>,
+        }
+
+        fn case() -> impl Strategy<Value = Case> {
+            (1u32..8, 0u32..10)
+                .prop_flat_map(|(core, hosts)| {
+                    let n = core + hosts;
+                    (
+                        Just((core, n)),
+                        prop::collection::vec((0..core, 0..core, 0u64..4, 0u8..10), 0..16),
+                        prop::collection::vec((0u32..1000, 1u64..4, 0u8..10), hosts as usize),
+                        prop::collection::vec((0usize..64, 0..n), 0..3),
+                        any::<bool>(),
+                        any::<bool>(),
+                        prop::collection::vec((0..n, 0..n), 0..6),
+                    )
+                })
+                .prop_map(|((core, n), links, access, over, delay, sparse, first)| {
+                    let mut edges = Vec::new();
+                    let mut add = |a: u32, b: u32, ms: u64, way: u8| {
+                        let i = edges.len() as u32;
+                        let [ab, ba] = edge(i, a, b, ms);
+                        // 1 in 10 links one way only (either way), 1 in 10 with different delays
+                        match way {
+                            0 => edges.push(ab),
+                            1 => edges.push(ba),
+                            2 => edges.extend([ab, Edge { delay: SimTime::from_millis(ms + 2), ..ba }]),
+                            _ => edges.extend([ab, ba]),
+                        }
+                    };
+                    for (a, b, ms, way) in links {
+                        add(a, b, ms, way);
+                    }
+                    for (h, (to, ms, way)) in access.into_iter().enumerate() {
+                        let h = core + h as u32;
+                        add(h, to % h, ms, way);
+                    }
+                    let overrides = if edges.is_empty() {
+                        Vec::new()
+                    } else {
+                        over.into_iter()
+                            .map(|(e, d)| {
+                                let e = &edges[e % edges.len()];
+                                (e.from, NodeId(d), Route { iface: e.iface, next_hop: e.to })
+                            })
+                            .collect()
+                    };
+                    let metric = if delay { Metric::Delay } else { Metric::Hops };
+                    Case { n, edges, overrides, metric, sparse, first }
+                })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+            /// On any graph (stubs, parallel links, one-way links, asymmetric delays, islands,
+            /// overrides, either metric, any lookup order) every route is the all-pairs table's,
+            /// with the overrides in place (the last override of a pair wins, as in a map).
+            #[test]
+            fn static_routes_equal_all_pairs(c in case()) {
+                let mut want = shortest_paths(c.n as usize, &c.edges, c.metric);
+                for &(node, d, r) in &c.overrides {
+                    want[node.0 as usize][d.0 as usize] = Some(r);
+                }
+                let mut r = StaticRoutes::new(c.n as usize, c.edges.clone(), c.metric, c.overrides.clone(), []);
+                let dense = r.dense.take().expect("a small network is dense");
+                for a in 0..c.n {
+                    for d in 0..c.n {
+                        let got = dense[(a * c.n + d) as usize];
+                        prop_assert_eq!(got, want[a as usize][d as usize], "dense {} -> {}", a, d);
+                    }
+                }
+                if c.sparse {
+                    r.slot_of.iter_mut().enumerate().filter(|(i, _)| i % 2 == 1).for_each(|(_, s)| *s = NO_SLOT);
+                }
+                for &(a, d) in &c.first {
+                    prop_assert_eq!(r.route(NodeId(a), NodeId(d)), want[a as usize][d as usize], "{} -> {}", a, d);
+                }
+                for a in 0..c.n {
+                    for d in 0..c.n {
+                        prop_assert_eq!(r.route(NodeId(a), NodeId(d)), want[a as usize][d as usize], "{} -> {}", a, d);
+                    }
+                }
+                // Stubs ran no Dijkstra: rows only at the nodes with another number of edges
+                // than one, or when the graph is not symmetric, or at an overridden node.
+                let stubs = r.nodes.iter().filter(|n| matches!(n, NodeRoutes::Stub { .. })).count();
+                prop_assert_eq!(stubs + r.rows_computed(), c.n as usize);
             }
         }
     }
