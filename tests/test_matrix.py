@@ -298,3 +298,15 @@ def test_delay_injection_acts_on_every_uplink_environment():
         assert all(f["transport"]["timestamps"] for f in env.flows(sc))
         di = sc.run().schemes.set_index("name").loc["di"]
         assert di["holds"] > 0 and di["acks_without_timestamp"] < 0.01 * di["acks"], (name, di.to_dict())
+
+
+def test_elsn_esack_progresses_through_channel_capture():
+    # Regression: in the capture environment (250 ms of every 2 s lost, retry limit 7) the first
+    # two segments and their first retransmissions are discarded during the first capture; ESACK's
+    # ELN filter (N = 2) skips the third ELN, which used to leave segment 0's ERSN hold in place:
+    # ESACK ignored the duplicate ACKs (held FirstUnsacked) and the hold absorbed 8 expiries of a
+    # 3 s RTO, so no byte was cumulatively acknowledged in 20 s (goodput 0 in every quick run).
+    # A skipped ELN now ends the hold (esack.rs; unit test a_skipped_eln_ends_the_ersn_hold).
+    m = run_matrix("quick", environments=["capture"], schemes=["ll-elsn-esack"], replications=1, jobs=1, progress=False)
+    goodput = m.value("capture", "retry=7, capture_ms=250", "ll-elsn-esack", "goodput_bps")
+    assert goodput > 2.5e6, goodput

@@ -41,7 +41,8 @@
 //!   disconnection, freezes its window (`cwnd`, `ssthresh` saved) and retransmits only on every
 //!   other ELN; the next new ACK restores the saved window. N = 0 turns filtering off.
 //! - **ERSN**: [`notify::respond`] (hold the segment and its timer); a held `FirstUnsacked` starts
-//!   no fast retransmit.
+//!   no fast retransmit. Every ELN for the segment ends its hold, also one the filter skips (the
+//!   link layer has discarded the copy: its retransmission is over).
 
 use super::super::cc::{AnyCc, CongestionControl};
 use super::super::metrics::RetxCause;
@@ -325,6 +326,17 @@ impl LossRecovery for Esack {
         if let Notification::ExplicitLoss { seq } = n {
             if !self.filter_eln(c, seq) {
                 self.eln_skipped += 1;
+                // The ELN reports that the link layer discarded the copy an ERSN was about (Yun
+                // 2009, section 3.1: ERSN at the first retry, ELN at the discard): its link-layer
+                // retransmission is over, so is the hold. The filter skips only the immediate
+                // retransmission ("retransmits the discarded segments at every other ELN",
+                // section 4.2); the segment is a known loss, left to the duplicate ACKs and the
+                // timer like any other. Kept held, it would block ESACK's fast retransmit and
+                // absorb `ersn_hold` timer expiries until its ACK (the matrix's ll-elsn-esack
+                // stall in the capture environment).
+                if let Some(i) = c.segs.index_of(seq) {
+                    c.segs.get_mut(i).held = false;
+                }
                 if self.frozen.is_none() {
                     self.frozen = Some((c.cwnd, c.ssthresh));
                 }

@@ -16,6 +16,9 @@ pub(crate) const MSS: u64 = 1000;
 const DELAY: SimTime = SimTime::from_millis(50);
 const TX: SimTime = SimTime::from_millis(1);
 const ELN_DELAY: SimTime = SimTime::from_millis(5);
+/// With `Path::ersn`, a wireless loss first sends an ERSN this long after the frame (the first
+/// failed attempt), then its ELN after `ELN_DELAY` (the discard), as LL-ELSN does.
+const ERSN_DELAY: SimTime = SimTime::from_millis(2);
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Fate {
@@ -32,6 +35,7 @@ enum Ev {
     Data(SegmentOut, bool),
     Ack(TcpHeader),
     Eln(u64),
+    Ersn(u64),
 }
 
 pub(crate) type Rule = Box<dyn FnMut(u64, u16, SimTime) -> Fate>;
@@ -49,6 +53,8 @@ pub(crate) struct Path {
     /// (time, seq) of every first transmission.
     pub(crate) new: Vec<(SimTime, u64)>,
     elns: u64,
+    /// Every wireless loss is preceded by an ERSN (LL-ELSN with a retrying MAC).
+    ersn: bool,
 }
 
 pub(crate) fn params(recovery: RecoveryKind) -> TcpParams {
@@ -86,6 +92,7 @@ impl Path {
             rtx: vec![],
             new: vec![],
             elns: 0,
+            ersn: false,
         }
     }
 
@@ -112,6 +119,9 @@ impl Path {
                 Fate::Marked => self.push(self.link_free + DELAY, Ev::Data(s, true)),
                 Fate::Congestion => {}
                 Fate::Wireless => {
+                    if self.ersn {
+                        self.push(self.link_free + ERSN_DELAY, Ev::Ersn(s.seq));
+                    }
                     self.elns += 1;
                     self.push(self.link_free + ELN_DELAY, Ev::Eln(s.seq));
                 }
@@ -144,6 +154,7 @@ impl Path {
                     }
                     Ev::Ack(h) => self.s.on_ack(self.now, &h),
                     Ev::Eln(seq) => self.s.notify(self.now, Notification::ExplicitLoss { seq }),
+                    Ev::Ersn(seq) => self.s.notify(self.now, Notification::RetransmissionStarted { seq }),
                 }
             } else {
                 self.s.on_rto(self.now);
@@ -284,4 +295,32 @@ fn eln_filter_freezes_and_retransmits_on_every_other_eln() {
     let wasted = |p: &Path| p.rtx.iter().filter(|r| r.0 >= SimTime::from_millis(300) && r.0 < SimTime::from_millis(1500)).count();
     assert!(wasted(&f) < wasted(&u), "filtered {} vs unfiltered {}", wasted(&f), wasted(&u));
     assert!(f.esack().frozen.is_none(), "restored after the outage");
+}
+
+/// An ELN the filter skips ends the segment's ERSN hold (the matrix's ll-elsn-esack stall in the
+/// capture environment, in isolation). Segments 0 and 1 and their first retransmissions are lost
+/// on the wireless link, each after an ERSN (LL-ELSN with a retrying MAC, ERSN hold 8, N = 2):
+/// the first two ELNs are answered, the third (segment 0's retransmission) is skipped, the fourth
+/// answered (segment 1 arrives). Segment 0 is then a known loss behind a window of SACKed data:
+/// ESACK's duplicate ACKs repair it at once (one fast retransmit, no timeout). While the skipped
+/// ELN left the ERSN hold on segment 0, the duplicate ACKs were ignored and eight timer expiries
+/// absorbed: the first timeout came after nine initial RTOs (9 s), the whole file stood still.
+#[test]
+fn a_skipped_eln_ends_the_ersn_hold() {
+    let mut p = params(RecoveryKind::Esack);
+    p.ersn_hold = 8;
+    p.eln_filter = 2;
+    let mut e = Path::new(p, drops(&[], &[(0, 0), (1000, 0), (0, 1), (1000, 1)]));
+    e.ersn = true;
+    e.run(FILE, END);
+    assert_eq!(e.elns, 4);
+    assert_eq!(e.esack().eln_skipped, 1, "the third ELN (segment 0, copy 1) is skipped");
+    assert_eq!(e.rtx_of(RetxCause::Notification), vec![0, 1, 1]);
+    assert_eq!(e.rtx_of(RetxCause::FastRetransmit), vec![0], "{:?}", e.rtx);
+    assert_eq!(e.s.c.stats.timeouts, 0);
+    assert_eq!(e.s.c.stats.ersn_timer_holds, 0);
+    assert_eq!(e.r.rcv_nxt, FILE);
+    // Segment 0 is repaired about one round trip after the losses, not seconds later.
+    let fr = e.rtx.iter().find(|r| r.2 == RetxCause::FastRetransmit).unwrap().0;
+    assert!(fr < SimTime::from_millis(300), "fast retransmit at {fr:?}");
 }
