@@ -40,6 +40,8 @@ pub struct LtReport {
     pub fec_bytes_sent: u64,
     /// RFEC rounds started (one per block and feedback round).
     pub rfec_rounds: u64,
+    /// Timeout retransmissions of the data unit at the cumulative acknowledgement.
+    pub timeout_retransmits: u64,
     /// Retransmission-timer expiries.
     pub timeouts: u64,
     /// Window cuts on ECN echoes.

@@ -89,6 +89,8 @@ pub struct LtSenderStats {
     pub fec_bytes: u64,
     /// RFEC rounds started.
     pub rfec_rounds: u64,
+    /// Timeout retransmissions of the data unit at the cumulative acknowledgement.
+    pub timeout_retransmits: u64,
     /// Timer expiries.
     pub timeouts: u64,
     /// Window cuts on ECN.
@@ -112,6 +114,8 @@ pub struct LtSender {
     pub rto: RtoEstimator,
     app_end: u64,
     next_seq: u64,
+    /// Highest cumulative acknowledgement received (the receiver's in-order point).
+    snd_una: u64,
     blocks: VecDeque<TxBlock>,
     next_block: u64,
     flight: VecDeque<InFlight>,
@@ -143,6 +147,7 @@ impl LtSender {
             rto: RtoEstimator::new(p.rto),
             app_end: 0,
             next_seq: 0,
+            snd_una: 0,
             blocks: VecDeque::new(),
             next_block: 0,
             flight: VecDeque::new(),
@@ -226,6 +231,7 @@ impl LtSender {
             }
         }
         self.echo_mark = self.echo_mark.max(echo + 1);
+        self.snd_una = self.snd_una.max(h.ack);
         // Hole-size feedback.
         if let Some(i) = self.block_pos(h.block) {
             let b = &mut self.blocks[i];
@@ -345,7 +351,45 @@ impl LtSender {
         self.after_feedback();
         self.rfec_turn = true;
         self.send(now);
+        self.retransmit_at_una(now);
         self.settle_timer(now);
+    }
+
+    /// TCP-SACK's timeout retransmission, the fall-back the thesis keeps under the FEC (Sec.
+    /// 4.1.4: when FEC does not reach K, "TCP will revert to its fall-back mechanism of
+    /// traditional repair based on the sequence number of the retransmission or timeout"): the
+    /// data unit at the cumulative acknowledgement, sent whatever the window (as TCP's timeout
+    /// retransmission is). The receiver acknowledges every data packet (Algorithm 2) but drops
+    /// FEC of a decoded block without an ACK, so when every ACK reporting a block's decoding was
+    /// lost, RFEC alone can never tell the sender; this unit is either the receiver's first
+    /// missing data unit (useful for decoding) or a duplicate whose ACK reports the lowest
+    /// undelivered block. Only a unit already sent once is repeated.
+    fn retransmit_at_una(&mut self, now: SimTime) {
+        let Some(i) = self.blocks.iter().position(|b| !b.decoded && b.first_sent > 0) else { return };
+        let b = &self.blocks[i];
+        let idx = (self.snd_una.saturating_sub(b.seq) / b.unit as u64).min(b.k as u64 - 1) as u32;
+        if idx >= b.first_sent.min(b.k) {
+            return;
+        }
+        let payload = (b.len - idx * b.unit).min(b.unit);
+        let h = LtHeader {
+            kind: LtKind::Data,
+            pkt_no: self.next_pkt,
+            block: b.id,
+            index: idx,
+            k: b.k,
+            seq: b.seq,
+            unit: b.unit,
+            block_len: b.len,
+            cwr: std::mem::take(&mut self.cwr_pending),
+            ..LtHeader::default()
+        };
+        self.next_pkt += 1;
+        self.flight.push_back(InFlight { pkt_no: h.pkt_no, bytes: payload, block: b.id, first: false, sent_at: now });
+        self.pipe += payload as u64;
+        self.stats.timeout_retransmits += 1;
+        self.deadline = Some(now.saturating_add(self.rto.rto()));
+        self.out.push(h);
     }
 
     fn settle_timer(&mut self, now: SimTime) {

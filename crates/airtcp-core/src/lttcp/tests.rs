@@ -204,6 +204,7 @@ fn rfec_round_is_sized_by_eq_3_3_from_the_reported_hole() {
             kind: LtKind::Ack,
             pkt_no: h.pkt_no,
             block: 0,
+            ack: (i as u64 + 1) * 1500,
             needed,
             low_block: 0,
             low_needed: needed,
@@ -221,5 +222,94 @@ fn rfec_round_is_sized_by_eq_3_3_from_the_reported_hole() {
     assert_eq!(rfec, p.rfec_for(3, 10, e));
     assert_eq!(tx.stats.rfec_rounds, 1);
     assert_eq!(p.rfec_for(3, 10, 0.15), 8);
-    assert!(!tx.out.is_empty() && tx.out.iter().all(|h| h.block == 0 && h.kind == LtKind::Rfec));
+    // The RFEC goes first; then TCP's timeout retransmission of the unit at the cumulative
+    // acknowledgement (7 units of 1500 B delivered: index 7, the receiver's first missing unit).
+    let (last, rfec_out) = tx.out.split_last().unwrap();
+    assert!(!rfec_out.is_empty() && rfec_out.iter().all(|h| h.block == 0 && h.kind == LtKind::Rfec));
+    assert_eq!((last.kind, last.block, last.index), (LtKind::Data, 0, 7));
+    assert_eq!(tx.stats.timeout_retransmits, 1);
+}
+
+/// A 10 Mb/s, 20 ms FIFO path in both directions that loses every packet (data and ACK) from
+/// the moment the receiver decodes block `outage_block` until `outage_end`, and nothing else
+/// (a disconnection starting just as a block decodes, so the ACK reporting the decoding is
+/// lost). Runs a bulk transfer for `secs`; returns the sender, the receiver and the bytes
+/// delivered after the outage.
+fn run_outage(outage_block: u64, outage_end: SimTime, secs: u64) -> (LtSender, LtReceiver, u64) {
+    let p = LtParams::default();
+    let mut tx = LtSender::new(&p);
+    let mut rx = LtReceiver::new();
+    let delay = SimTime::from_millis(20);
+    let mut pipe: VecDeque<(SimTime, LtHeader)> = VecDeque::new();
+    let mut acks: VecDeque<(SimTime, LtHeader)> = VecDeque::new();
+    let mut link_free = SimTime::ZERO;
+    let end = SimTime::from_secs(secs);
+    let mut now = SimTime::ZERO;
+    let mut outage_from: Option<SimTime> = None;
+    let mut after = 0;
+    let in_outage = |t: SimTime, from: Option<SimTime>| from.is_some_and(|f| t >= f && t < outage_end);
+    tx.app_write(now, None);
+    loop {
+        for h in tx.out.drain(..) {
+            let payload = if h.kind == LtKind::Data { (h.block_len - h.index * h.unit).min(h.unit) } else { h.unit };
+            let ser = SimTime::from_nanos((p.packet_size(payload) as u64 * 8 * 1_000_000_000) / 10_000_000);
+            link_free = link_free.max(now) + ser;
+            if !in_outage(link_free, outage_from) {
+                pipe.push_back((link_free + delay, h));
+            }
+        }
+        let next_data = pipe.front().map(|x| x.0);
+        let next_ack = acks.front().map(|x| x.0);
+        let Some(t) = [next_data, next_ack, tx.rto_deadline()].into_iter().flatten().min() else { break };
+        if t > end {
+            break;
+        }
+        now = t;
+        if next_data == Some(t) {
+            let (_, h) = pipe.pop_front().unwrap();
+            if in_outage(now, outage_from) {
+                continue;
+            }
+            let a = rx.on_packet(now, &h, false);
+            if now >= outage_end {
+                after += a.delivered;
+            }
+            if outage_from.is_none() && rx.next_block() > outage_block {
+                // The block just decoded: the disconnection starts now, taking this ACK.
+                outage_from = Some(now);
+                continue;
+            }
+            if let Some(ack) = a.ack
+                && !in_outage(now, outage_from)
+            {
+                acks.push_back((now + delay, ack));
+            }
+        } else if next_ack == Some(t) {
+            let (_, h) = acks.pop_front().unwrap();
+            if !in_outage(now, outage_from) {
+                tx.on_ack(now, &h);
+            }
+        } else {
+            tx.on_rto(now);
+        }
+    }
+    assert!(outage_from.is_some(), "block {outage_block} decoded before the outage");
+    (tx, rx, after)
+}
+
+/// The matrix's "LT-TCP stalls after outages" (`outage-hop`, nothing received after 8.7 s):
+/// when the ACK reporting a block's decoding is lost with everything after it, the sender keeps
+/// the block as undecoded; after the timeout its RFEC for that block is discarded by the
+/// receiver without an ACK (Algorithm 2) and, in the 2000 B minimum window, one 1500 B RFEC
+/// unit leaves no room for the next block's data. Without TCP's timeout retransmission no
+/// packet the sender could send would ever be acknowledged again.
+#[test]
+fn transfer_resumes_after_an_outage_that_hides_a_decoding() {
+    let outage_end = SimTime::from_secs(3);
+    let (tx, rx, after) = run_outage(20, outage_end, 20);
+    assert!(tx.stats.timeouts >= 1, "the outage caused a timeout");
+    assert!(rx.next_block() > 21, "blocks after the outage delivered: {}", rx.next_block());
+    // 17 s at up to 10 Mb/s after the outage: at least a few MB (the window regrows from 2000 B).
+    assert!(after > 5_000_000, "{after} bytes delivered after the outage");
+    assert!(tx.stats.timeout_retransmits >= 1);
 }

@@ -125,6 +125,7 @@ impl World {
             data_bytes_sent: st.data_bytes,
             fec_bytes_sent: st.fec_bytes,
             rfec_rounds: st.rfec_rounds,
+            timeout_retransmits: st.timeout_retransmits,
             timeouts: st.timeouts,
             ecn_cuts: st.ecn_cuts,
             acks_received: st.acks,
