@@ -43,6 +43,11 @@ class Claim:
 
 
 YUN_COMPARED = ("reno", "newreno", "sack", "westwood", "veno", "dcr", "snoop")
+#: What the fotiadis2005 study's own reproduction finds for the DI-over-inf-RL claims.
+F05_NOT_REPRODUCED = (
+    "the fotiadis2005 study does not reproduce it either: with the loss model placed as ns-2 places it, "
+    "inf-RL has almost no spurious timeouts for DI to remove (its explanations no-spurious, di-cost)"
+)
 
 CLAIMS: list[Claim] = [
     # Balakrishnan 1997, Tables 1-2 (LAN, 32 KB buffer).
@@ -162,8 +167,7 @@ CLAIMS: list[Claim] = [
         ("inf-rl",),
         metric="timeouts",
         lower=True,
-        notes="the fotiadis2005 study does not reproduce it either: with the loss model placed as ns-2 places "
-        "it, inf-RL has almost no spurious timeouts for DI to remove (its explanations no-spurious, di-cost)",
+        notes=F05_NOT_REPRODUCED,
     ),
     Claim(
         "f05-di-over-infrl",
@@ -174,8 +178,7 @@ CLAIMS: list[Claim] = [
         {"wprop": 80, "per": 20},
         "di",
         ("inf-rl",),
-        notes="the fotiadis2005 study does not reproduce it either: with the loss model placed as ns-2 places "
-        "it, inf-RL has almost no spurious timeouts for DI to remove (its explanations no-spurious, di-cost)",
+        notes=F05_NOT_REPRODUCED,
     ),
     Claim(
         "f05-multihop-di-over-infrl",
