@@ -268,6 +268,12 @@ pub trait NodeHook {
         false
     }
 
+    /// Whether the node's radio must pass corrupted TCP data frames whose header survived up to
+    /// the network layer, marked [`FLAG_CORRUPTED`] (TCP HACK; `wifi/mac/corrupted.rs`).
+    fn wants_corrupted_frames(&self) -> bool {
+        false
+    }
+
     /// The scheme's counters at the end of the run.
     fn counters(&self) -> Counters {
         Counters::default()
@@ -278,6 +284,11 @@ pub trait NodeHook {
 pub const FLAG_ELN: u16 = 1;
 /// `TcpHeader::scheme_flags` value of an ERSN message.
 pub const FLAG_ERSN: u16 = 2;
+
+/// `TcpHeader::scheme_flags` bit of a TCP data segment whose payload failed its checksum while
+/// its header survived (TCP HACK's header checksum option verified; set by the MAC of a radio
+/// passing corrupted frames up). A TCP receiver without HACK discards such a segment.
+pub const FLAG_CORRUPTED: u16 = 4;
 
 /// The notification a TCP packet carries, if it is a cross-layer message (its `scheme_flags`);
 /// the world hands such packets to the sender's [`crate::tcp::TcpSender::notify`] instead of its

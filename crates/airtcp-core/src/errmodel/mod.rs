@@ -20,6 +20,7 @@
 pub mod bluetooth;
 pub mod burst;
 pub mod gilbert_elliott;
+pub mod header;
 pub mod periodic;
 pub mod sojourn;
 pub mod trace;
@@ -119,6 +120,9 @@ pub struct LossProcess {
     lost: u64,
     bursts: u64,
     last_lost: bool,
+    /// The uniform draw of the last judgement of a per-frame-probability model (Bernoulli, bit
+    /// errors), NaN otherwise: read by [`LossProcess::header_intact`].
+    last_draw: f64,
 }
 
 impl LossProcess {
@@ -135,16 +139,27 @@ impl LossProcess {
             LossModel::Periodic(p) => State::Periodic(*p),
             LossModel::Bluetooth(b) => State::Bluetooth(*b),
         };
-        LossProcess { state, rng, seen: 0, lost: 0, bursts: 0, last_lost: false }
+        LossProcess { state, rng, seen: 0, lost: 0, bursts: 0, last_lost: false, last_draw: f64::NAN }
     }
 
     /// Decides whether a transmission of `bytes` bytes finishing at `now` is lost.
     /// Calls must come in non-decreasing `now`.
     pub fn is_lost(&mut self, now: SimTime, bytes: u32) -> bool {
         let rng = &mut self.rng;
+        self.last_draw = f64::NAN;
         let lost = match &mut self.state {
-            State::Bernoulli(p) => *p > 0.0 && rng.random::<f64>() < *p,
-            State::BitError(ber) => *ber > 0.0 && rng.random::<f64>() < ber_packet_loss(*ber, bytes),
+            State::Bernoulli(p) => {
+                *p > 0.0 && {
+                    self.last_draw = rng.random::<f64>();
+                    self.last_draw < *p
+                }
+            }
+            State::BitError(ber) => {
+                *ber > 0.0 && {
+                    self.last_draw = rng.random::<f64>();
+                    self.last_draw < ber_packet_loss(*ber, bytes)
+                }
+            }
             State::GilbertElliott(g) => g.next_lost(rng),
             State::TwoState(t) => t.next_lost(now, rng),
             State::Burst(b) => b.next_lost(rng),
@@ -158,6 +173,25 @@ impl LossProcess {
         self.bursts += (lost && !self.last_lost) as u64;
         self.last_lost = lost;
         lost
+    }
+
+    /// The uniform draw of the last [`LossProcess::is_lost`] call, if the model decides by one
+    /// draw against a per-frame probability (Bernoulli, bit errors); NaN otherwise.
+    pub fn last_draw(&self) -> f64 {
+        self.last_draw
+    }
+
+    /// Whether a frame of `bytes` bytes that this process judged lost with draw `draw` (see
+    /// [`LossProcess::last_draw`]) kept its first `head` bytes intact: `draw` below
+    /// `P(lost, header intact)` (Eq. H1 of [`header`]). Uses no random numbers. Always false for
+    /// models without a per-frame draw (NaN draw).
+    pub fn header_intact(&self, draw: f64, bytes: u32, head: u32) -> bool {
+        let q = match self.state {
+            State::BitError(ber) => header::lost_with_intact_header_ber(ber, bytes, head),
+            State::Bernoulli(p) => header::lost_with_intact_header_frame(p, bytes, head),
+            _ => return false,
+        };
+        draw < q
     }
 
     /// Packets judged so far.

@@ -409,6 +409,9 @@ pub struct RawTcp {
     pub ersn_hold: Option<i64>,
     /// ESACK's ELN filter N: successive ELNs answered before a disconnection (default 2).
     pub eln_filter: Option<i64>,
+    /// TCP HACK's sender: an ELN retransmission holds the segment against fast retransmit
+    /// (default false; Balan et al. 2001, with the `hack` scheme at the receiver).
+    pub hack: Option<bool>,
     /// Vegas alpha, segments (default 1).
     pub vegas_alpha: Option<i64>,
     /// Vegas beta, segments (default 3).

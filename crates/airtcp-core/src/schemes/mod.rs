@@ -11,6 +11,7 @@
 
 pub mod delay_injection;
 pub mod elsn;
+pub mod hack;
 pub mod jersey_cw;
 pub mod ll;
 pub mod scripted;
@@ -24,7 +25,7 @@ use crate::wifi::hooks::MacIndication;
 use serde::de::DeserializeOwned;
 
 /// The scheme types a scenario may name.
-pub const TYPES: &[&str] = &["scripted", "delay_injection", "ll", "snoop", "split", "elsn", "jersey_cw"];
+pub const TYPES: &[&str] = &["scripted", "delay_injection", "ll", "snoop", "split", "elsn", "jersey_cw", "hack"];
 
 /// The keys every `[[schemes]]` entry has (the rest belong to its type).
 pub const COMMON_KEYS: &[&str] = &["type", "name", "node", "iface"];
@@ -81,6 +82,8 @@ pub enum SchemeParams {
     Elsn(elsn::Params),
     /// [`jersey_cw::JerseyCw`].
     JerseyCw(jersey_cw::Params),
+    /// [`hack::Hack`].
+    Hack(hack::Params),
 }
 
 impl SchemeParams {
@@ -94,6 +97,7 @@ impl SchemeParams {
             SchemeParams::Split(_) => "split",
             SchemeParams::Elsn(_) => "elsn",
             SchemeParams::JerseyCw(_) => "jersey_cw",
+            SchemeParams::Hack(_) => "hack",
         }
     }
 
@@ -108,6 +112,7 @@ impl SchemeParams {
             SchemeParams::Split(_) => return None,
             SchemeParams::Elsn(p) => AnyScheme::Elsn(elsn::Elsn::new(p.clone())),
             SchemeParams::JerseyCw(p) => AnyScheme::JerseyCw(jersey_cw::JerseyCw::new(p.clone())),
+            SchemeParams::Hack(p) => AnyScheme::Hack(hack::Hack::new(p.clone())),
         })
     }
 }
@@ -123,6 +128,7 @@ pub fn parse(kind: &str, table: &toml::Value, env: &SchemeEnv) -> Result<SchemeP
         "split" => split::parse(table, env).map(SchemeParams::Split),
         "elsn" => elsn::parse(table, env).map(SchemeParams::Elsn),
         "jersey_cw" => jersey_cw::parse(table).map(SchemeParams::JerseyCw),
+        "hack" => hack::parse(table, env).map(SchemeParams::Hack),
         other => Err(vec![Problem::new(
             "type",
             Some(format!("{other:?}")),
@@ -146,6 +152,8 @@ pub enum AnyScheme {
     Elsn(elsn::Elsn),
     /// [`jersey_cw::JerseyCw`].
     JerseyCw(jersey_cw::JerseyCw),
+    /// [`hack::Hack`].
+    Hack(hack::Hack),
     /// A hook written outside the crate.
     Custom(Box<dyn NodeHook>),
 }
@@ -159,6 +167,7 @@ macro_rules! each {
             AnyScheme::Snoop($h) => $e,
             AnyScheme::Elsn($h) => $e,
             AnyScheme::JerseyCw($h) => $e,
+            AnyScheme::Hack($h) => $e,
             AnyScheme::Custom($h) => $e,
         }
     };
@@ -180,6 +189,10 @@ impl NodeHook for AnyScheme {
 
     fn wants_mac_indications(&self) -> bool {
         each!(self, h => h.wants_mac_indications())
+    }
+
+    fn wants_corrupted_frames(&self) -> bool {
+        each!(self, h => h.wants_corrupted_frames())
     }
 
     fn counters(&self) -> Counters {

@@ -171,6 +171,12 @@ pub struct TcpParams {
     /// before the sender assumes a disconnection (default 2; 0: no filtering). Only `esack`
     /// reads it.
     pub eln_filter: u32,
+    /// TCP HACK's sender (Balan et al., INFOCOM 2001; `tcp::notify::respond`): a segment
+    /// retransmitted for an ELN (HACK's special ACK) stays *held* — the duplicate ACKs its
+    /// corruption caused start no fast retransmit — until it is acknowledged or retransmitted
+    /// again. Off by default (the plain ELN response).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub hack: bool,
 }
 
 impl TcpParams {
@@ -207,6 +213,7 @@ impl TcpParams {
             smart_acks: false,
             ersn_hold: 0,
             eln_filter: 2,
+            hack: false,
         }
     }
 

@@ -48,6 +48,7 @@ pub fn hold_expiry(c: &mut Core, now: SimTime) -> bool {
 /// ([`super::recovery::LossRecovery::on_notification`]):
 /// - [`Notification::ExplicitLoss`]: retransmit the segment holding `seq` at once, cause
 ///   `notification`, without any window change (nothing if it is SACKed or already acknowledged);
+///   with `TcpParams::hack` the retransmitted segment stays held (see below) until acknowledged;
 /// - [`Notification::RetransmissionStarted`]: mark the segment *held* (no fast retransmit while it
 ///   is the first unacknowledged segment) and push the retransmission timer to at least
 ///   `now + RTO`.
@@ -61,6 +62,13 @@ pub fn respond(c: &mut Core, now: SimTime, n: Notification) {
             c.segs.get_mut(i).held = false;
             c.stats.eln += 1;
             c.retransmit(now, i, RetxCause::Notification);
+            if c.p.hack {
+                // TCP HACK (Balan et al. 2001): the special ACK says the segment was corrupted,
+                // not dropped by congestion, so the duplicate ACKs that its loss caused are no
+                // congestion signal either: hold it against fast retransmit until its new copy
+                // is acknowledged (or it is retransmitted again, which clears the hold).
+                c.segs.get_mut(i).held = true;
+            }
             c.record(now);
         }
         Notification::RetransmissionStarted { seq } => {
@@ -78,3 +86,6 @@ pub fn respond(c: &mut Core, now: SimTime, n: Notification) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -403,6 +403,19 @@ impl Wifi {
         self.stations[s].rx.busy_time_at(now)
     }
 
+    /// Makes `node`'s radio pass TCP data frames that were corrupted by the loss process but kept
+    /// their header up, marked corrupted (TCP HACK, `mac/corrupted.rs`); returns whether the node
+    /// has a radio.
+    pub fn set_pass_corrupted(&mut self, node: NodeId, on: bool) -> bool {
+        match self.station_of(node) {
+            Some(s) => {
+                self.stations[s].rx.pass_corrupted = on;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Turns the MAC indications of `node`'s station on or off (a scheme listens to it); returns
     /// whether the node has a radio.
     pub fn set_indications(&mut self, node: NodeId, on: bool) -> bool {

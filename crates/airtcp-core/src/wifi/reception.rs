@@ -52,6 +52,9 @@ struct Lock {
     err: bool,
     /// Lost to overlapping frames.
     coll: bool,
+    /// For a radio that passes corrupted frames up ([`Reception::pass_corrupted`]): the loss
+    /// process's draw when the frame was undecodable only because the process judged it lost.
+    draw: Option<f64>,
 }
 
 /// Loss processes of a scenario and whether each judges data frames only.
@@ -77,6 +80,17 @@ pub enum Effect {
     None,
     /// A frame addressed to this station (or broadcast) was decoded at its end.
     Decoded(Frame),
+    /// A frame addressed to this station ended corrupted by its link's loss process only (no
+    /// overlap, strong enough), at a radio that passes corrupted frames up (TCP HACK): the MAC
+    /// asks the process whether its header survived (see `crate::errmodel::header`).
+    Corrupted {
+        /// The frame.
+        frame: Frame,
+        /// The loss process that judged it.
+        loss: u32,
+        /// That process's draw for it.
+        draw: f64,
+    },
 }
 
 /// Per-radio counters kept by the reception model.
@@ -113,6 +127,10 @@ pub struct Reception {
     pub busy_time: SimTime,
     /// Counters.
     pub counts: RxCounts,
+    /// Report data frames for this station lost only to the loss process as
+    /// [`Effect::Corrupted`] (set by a scheme that reads corrupted frames, TCP HACK; off by
+    /// default, when nothing about reception changes).
+    pub pass_corrupted: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -143,6 +161,7 @@ impl Reception {
             busy_since: None,
             busy_time: SimTime::ZERO,
             counts: RxCounts::default(),
+            pass_corrupted: false,
         }
     }
 
@@ -396,11 +415,25 @@ impl Reception {
     ) {
         let lost = self.judged_lost(&sig, t, losses, ec);
         let mine = self.for_me(&sig.frame);
+        // Only for a radio passing corrupted frames up: the draw of a frame lost to the loss
+        // process alone (otherwise `None`, and nothing below depends on it).
+        let draw = if self.pass_corrupted
+            && lost
+            && mine
+            && sig.frame.kind == super::mac::frame::FrameKind::Data
+            && !sig.frame.is_broadcast()
+            && !self.transmitting(t)
+            && sig.power >= params.rx_threshold_w
+        {
+            Some(losses.procs[sig.loss as usize].process.last_draw())
+        } else {
+            None
+        };
         match params.receiver {
             ReceiverModel::Ns2 { cp_thresh } => {
                 let err = lost || self.transmitting(t) || sig.power < params.rx_threshold_w;
                 match &mut self.lock {
-                    None => self.lock = Some(Lock { sig, err, coll: false }),
+                    None => self.lock = Some(Lock { sig, err, coll: false, draw }),
                     Some(l) => {
                         if l.sig.power / sig.power >= cp_thresh {
                             // Captured away: the locked frame survives; ns-2 `capture()`.
@@ -416,6 +449,7 @@ impl Reception {
                             if sig.end > l.sig.end {
                                 let old = std::mem::replace(&mut l.sig, sig);
                                 l.err = err;
+                                l.draw = draw;
                                 if old.frame.ra == me || old.frame.is_broadcast() {
                                     self.counts.collisions += 1;
                                 }
@@ -442,7 +476,7 @@ impl Reception {
                     None => {
                         let sinr_ok = sig.power / (noise_w + total - sig.power).max(0.0) >= capture_ratio;
                         if !self.transmitting(t) && sig.power >= params.rx_threshold_w && sinr_ok {
-                            self.lock = Some(Lock { sig, err: lost, coll: false });
+                            self.lock = Some(Lock { sig, err: lost, coll: false, draw });
                         } else if mine && !self.transmitting(t) {
                             if sig.power < params.rx_threshold_w {
                                 self.counts.errors += 1;
@@ -480,6 +514,9 @@ impl Reception {
             match params.flavor {
                 MacFlavor::Ns2 => self.set_nav(t + eifs),
                 MacFlavor::Standard => self.eifs_pending = true,
+            }
+            if let (Some(draw), false) = (l.draw, l.coll) {
+                return Effect::Corrupted { frame: l.sig.frame, loss: l.sig.loss, draw };
             }
             return Effect::None;
         }

@@ -32,6 +32,10 @@ pub struct MacCounters {
     pub rx_data: u64,
     /// Data frames received again (ACK lost) and discarded as duplicates.
     pub rx_duplicates: u64,
+    /// Corrupted TCP data frames whose header survived, passed up marked corrupted (only at a
+    /// radio whose node runs TCP HACK; `mac/corrupted.rs`).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub rx_corrupted_up: u64,
     /// Frames for this station lost to overlapping frames (collisions).
     pub rx_collisions: u64,
     /// Frames for this station lost to the loss process or too weak to decode.

@@ -88,6 +88,11 @@ impl World {
         {
             w.set_indications(node, true);
         }
+        if hook.wants_corrupted_frames()
+            && let Some(w) = self.wifi.as_mut()
+        {
+            w.set_pass_corrupted(node, true);
+        }
         let index = self.hooks.len() as u32;
         self.nodes[node.0 as usize].hooks.push(index);
         self.hooks.push(HookSlot {

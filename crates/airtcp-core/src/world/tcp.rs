@@ -193,6 +193,9 @@ impl World {
         let Transport::Tcp(h) = pkt.transport else { unreachable!("checked by the caller") };
         let (created, ce) = (pkt.created, pkt.ip.ecn == crate::packet::Ecn::Ce);
         self.packets.free(id);
+        if h.scheme_flags & crate::hook::FLAG_CORRUPTED != 0 {
+            return; // a corrupted payload (TCP HACK pass-up) fails a plain receiver's checksum
+        }
         if !h.is_ack
             && h.payload == 0
             && let Some(n) = crate::hook::notification_of(&h)

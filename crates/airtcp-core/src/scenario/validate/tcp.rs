@@ -54,6 +54,7 @@ impl Validator<'_> {
                 ns2_window: None,
                 ersn_hold: None,
                 eln_filter: None,
+                hack: None,
                 vegas_alpha: None,
                 vegas_beta: None,
                 vegas_gamma: None,
@@ -222,6 +223,7 @@ impl Validator<'_> {
         }
         p.clear_sack_on_rto = t.clear_sack_on_rto.unwrap_or(false);
         p.smart_acks = t.smart_acks.unwrap_or(false);
+        p.hack = t.hack.unwrap_or(false);
         match t.ersn_hold {
             None => {}
             Some(n @ 0..=64) => p.ersn_hold = n as u32,

@@ -88,9 +88,13 @@ impl Wifi {
                 break;
             };
             self.check_backoff(s, t);
-            if let Effect::Decoded(f) = effect {
-                debug_assert_eq!(t, sched.now(), "frames for a station are decoded by its own events");
-                self.receive(s, f, t, sched, packets);
+            match effect {
+                Effect::Decoded(f) => {
+                    debug_assert_eq!(t, sched.now(), "frames for a station are decoded by its own events");
+                    self.receive(s, f, t, sched, packets);
+                }
+                Effect::Corrupted { frame, loss, draw } => self.recv_corrupted(s, frame, loss, draw, t, packets),
+                Effect::None => {}
             }
         }
     }

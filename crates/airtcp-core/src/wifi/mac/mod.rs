@@ -35,6 +35,7 @@
 mod access;
 mod air;
 pub mod backoff;
+mod corrupted;
 mod exchange;
 pub mod frame;
 mod indication;
