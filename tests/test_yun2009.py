@@ -13,7 +13,16 @@ from airtcp.studies.yun2009 import scenarios as Y
 def test_study_is_consistent():
     s = load("yun2009")
     assert s.check() == []
-    assert {e.name for e in s.experiments} == {"downlink", "uplink", "rtt", "arq", "flows", "friendly"}
+    assert {e.name for e in s.experiments} == {
+        "downlink",
+        "uplink",
+        "rtt",
+        "arq",
+        "flows",
+        "friendly",
+        "background",
+        "bursty",
+    }
     assert all(len(p.known_difference) > 100 for p in s.published if p.known_difference)
 
 
@@ -28,7 +37,7 @@ def test_ber_gives_the_fer_of_a_data_frame():
 
 @pytest.mark.parametrize("uplink", [False, True])
 def test_every_scheme_builds_a_valid_cell(uplink):
-    for name in Y.COMPARED + Y.BASELINES:
+    for name in Y.COMPARED + Y.BASELINES + Y.SINGLE_FLOW_BASELINES:
         sc = Y.cell(2, uplink=uplink, duration="6s")
         Y.set_fer(sc, 0.01)
         Y.set_retry(sc, 4)
@@ -44,6 +53,15 @@ def test_every_scheme_builds_a_valid_cell(uplink):
                 assert all(f["transport"]["recovery"] == "esack" for f in sc.data["flows"])
             if name == "jersey":
                 assert all(f["transport"]["ecn"] is True for f in sc.data["flows"])
+        elif name == "hack":
+            nodes = sorted(a["node"] for a in agents)
+            assert nodes == (["ap", "s0", "s1"] if uplink else ["d0", "d1"])
+            assert all(f["transport"]["hack"] is True for f in sc.data["flows"])
+        elif name == "lhp":
+            kinds = sorted((a["type"], a["node"]) for a in agents)
+            up = [("hack", "s0"), ("hack", "s1"), ("lhp", "d0"), ("lhp", "d1")]
+            assert kinds == (up if uplink else [("lhp", "ap")])
+            assert all(f["transport"]["recovery"] == "lhp" for f in sc.data["flows"])
         else:
             assert agents == []
         assert all(link["delay"] == "2ms" for link in sc.data["links"])
@@ -110,3 +128,44 @@ def test_jersey_warning_marks_only_when_the_ap_queue_builds():
     assert E.goodput_mbps(one) > 2 * E.goodput_mbps(reno)
     assert four.schemes.iloc[0]["marked"] > 0
     assert int(four.flows["tcp_ecn_reductions"].sum()) > 0
+
+
+def test_hack_and_lhp_notify_and_beat_reno_at_high_fer():
+    def run(name, uplink=False):
+        sc = Y.cell(1, uplink=uplink, duration="20s")
+        Y.set_fer(sc, 0.09)
+        Y.set_scheme(sc, name)
+        return sc.run()
+
+    reno = run("reno")
+    hack = run("hack")
+    agent = hack.schemes.iloc[0]
+    assert agent["type"] == "hack" and agent["eln"] > 0 and agent["eln"] == agent["corrupted"]
+    assert E.goodput_mbps(hack) > 2 * E.goodput_mbps(reno)
+    lhp = run("lhp")
+    agent = lhp.schemes.iloc[0]
+    assert agent["type"] == "lhp" and agent["eln"] > 0 and agent["eln"] == agent["discarded"]
+    assert E.goodput_mbps(lhp) > 2 * E.goodput_mbps(reno)
+    # Uplink: the access point forwards the headers, the wired receiver answers them.
+    up = run("lhp", uplink=True)
+    rows = {r["type"]: r for _, r in up.schemes.iterrows()}
+    assert rows["lhp"]["headers"] > 0 and rows["hack"]["eln"] == rows["hack"]["corrupted"] > 0
+
+
+def test_background_and_bursty_channel():
+    sc = Y.cell(1, duration="10s")
+    Y.set_background(sc, 1)
+    Y.set_scheme(sc, "ll-elsn")
+    sc.validate()
+    assert [f["name"] for f in Y.tcp_flows(sc)] == ["f0"]
+    assert sc.data["flows"][-1]["transport"] == {"type": "udp"}
+    r = sc.run()
+    bg = r.flows[r.flows["flow"] == Y.BACKGROUND]
+    assert 2.5e6 < float(bg["throughput_bps"].iloc[0]) < 6e6, "mean about 4 Mb/s"
+    assert E.goodput_mbps(r) < 0.99 * float(r.flows["goodput_bps"].sum()) / 1e6
+    sc = Y.cell(1, duration="10s")
+    E.set_arq_scheme(sc, "sack@7")
+    Y.set_burst(sc, 0.5)
+    assert sc.data["wireless"]["short_retry_limit"] == 7
+    assert sc.data["wireless"]["loss"][0]["model"]["p_bg"] == 0.5
+    sc.validate()

@@ -13,6 +13,7 @@ pub mod delay_injection;
 pub mod elsn;
 pub mod hack;
 pub mod jersey_cw;
+pub mod lhp;
 pub mod ll;
 pub mod scripted;
 pub mod snoop;
@@ -25,7 +26,7 @@ use crate::wifi::hooks::MacIndication;
 use serde::de::DeserializeOwned;
 
 /// The scheme types a scenario may name.
-pub const TYPES: &[&str] = &["scripted", "delay_injection", "ll", "snoop", "split", "elsn", "jersey_cw", "hack"];
+pub const TYPES: &[&str] = &["scripted", "delay_injection", "ll", "snoop", "split", "elsn", "jersey_cw", "hack", "lhp"];
 
 /// The keys every `[[schemes]]` entry has (the rest belong to its type).
 pub const COMMON_KEYS: &[&str] = &["type", "name", "node", "iface"];
@@ -84,6 +85,8 @@ pub enum SchemeParams {
     JerseyCw(jersey_cw::Params),
     /// [`hack::Hack`].
     Hack(hack::Params),
+    /// [`lhp::Lhp`].
+    Lhp(lhp::Params),
 }
 
 impl SchemeParams {
@@ -98,6 +101,7 @@ impl SchemeParams {
             SchemeParams::Elsn(_) => "elsn",
             SchemeParams::JerseyCw(_) => "jersey_cw",
             SchemeParams::Hack(_) => "hack",
+            SchemeParams::Lhp(_) => "lhp",
         }
     }
 
@@ -113,6 +117,7 @@ impl SchemeParams {
             SchemeParams::Elsn(p) => AnyScheme::Elsn(elsn::Elsn::new(p.clone())),
             SchemeParams::JerseyCw(p) => AnyScheme::JerseyCw(jersey_cw::JerseyCw::new(p.clone())),
             SchemeParams::Hack(p) => AnyScheme::Hack(hack::Hack::new(p.clone())),
+            SchemeParams::Lhp(p) => AnyScheme::Lhp(lhp::Lhp::new(p.clone())),
         })
     }
 }
@@ -129,6 +134,7 @@ pub fn parse(kind: &str, table: &toml::Value, env: &SchemeEnv) -> Result<SchemeP
         "elsn" => elsn::parse(table, env).map(SchemeParams::Elsn),
         "jersey_cw" => jersey_cw::parse(table).map(SchemeParams::JerseyCw),
         "hack" => hack::parse(table, env).map(SchemeParams::Hack),
+        "lhp" => lhp::parse(table, env).map(SchemeParams::Lhp),
         other => Err(vec![Problem::new(
             "type",
             Some(format!("{other:?}")),
@@ -154,6 +160,8 @@ pub enum AnyScheme {
     JerseyCw(jersey_cw::JerseyCw),
     /// [`hack::Hack`].
     Hack(hack::Hack),
+    /// [`lhp::Lhp`].
+    Lhp(lhp::Lhp),
     /// A hook written outside the crate.
     Custom(Box<dyn NodeHook>),
 }
@@ -168,6 +176,7 @@ macro_rules! each {
             AnyScheme::Elsn($h) => $e,
             AnyScheme::JerseyCw($h) => $e,
             AnyScheme::Hack($h) => $e,
+            AnyScheme::Lhp($h) => $e,
             AnyScheme::Custom($h) => $e,
         }
     };

@@ -10,9 +10,23 @@ Jain's fairness index (Eq. 5).
 from __future__ import annotations
 
 from airtcp.result import RunResult
-from airtcp.studies.framework import ByMode, Experiment, Figure
+from airtcp.studies.framework import ByMode, Derived, Experiment, Figure
 
-from .scenarios import BASELINES, COMPARED, cell, set_doff, set_fer, set_friendly, set_n, set_retry, set_scheme
+from .scenarios import (
+    BACKGROUND,
+    BASELINES,
+    COMPARED,
+    SINGLE_FLOW_BASELINES,
+    cell,
+    set_background,
+    set_burst,
+    set_doff,
+    set_fer,
+    set_friendly,
+    set_n,
+    set_retry,
+    set_scheme,
+)
 
 FER_FULL = [1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 3e-2, 9e-2]
 FER_QUICK = [1e-4, 1e-2, 9e-2]
@@ -23,8 +37,10 @@ REPS_ARQ = ByMode(quick=2, full=50)
 
 
 def goodput_mbps(r: RunResult) -> float:
-    """Goodput of all flows together at their receivers (Mb/s)."""
-    return float(r.flows["goodput_bps"].sum()) / 1e6
+    """Goodput of the TCP flows together at their receivers (Mb/s; the background traffic of
+    Fig. 11 is not counted)."""
+    f = r.flows
+    return float(f.loc[f["flow"] != BACKGROUND, "goodput_bps"].sum()) / 1e6
 
 
 def fairness(r: RunResult) -> float:
@@ -57,10 +73,22 @@ LABELS = {
     "fairness": "Jain fairness index",
     "spurious": "spurious timeouts",
     "reno_share": "Reno flow's goodput / the others' mean",
+    "background": "Pareto on/off background (0: off, 1: on)",
+    "pbb": "p_bb (probability of staying in the bad state)",
 }
-FACTORS = {"nflows": set_n, "fer": set_fer, "retry": set_retry, "doff": set_doff, "scheme": set_scheme}
+FACTORS = {
+    "nflows": set_n,
+    "fer": set_fer,
+    "pbb": set_burst,
+    "retry": set_retry,
+    "doff": set_doff,
+    "background": set_background,
+    "scheme": set_scheme,
+}
 # The schemes of Figs. 6-10: the study's first eight and the further baselines.
 ALL = COMPARED + BASELINES
+# Figs. 6-8 (one flow, retry limit 1) also compare the baselines that need corrupted frames.
+FIG68 = ALL + SINGLE_FLOW_BASELINES
 
 
 def _experiment(name: str, title: str, description: str, uplink: bool, params: dict, **kw) -> Experiment:
@@ -88,6 +116,7 @@ downlink = _experiment(
     "less), collisions between the AP's data and the station's TCP ACKs on top.",
     uplink=False,
     params={"fer": ByMode(quick=FER_QUICK, full=FER_FULL)},
+    schemes=FIG68,
 )
 
 uplink = _experiment(
@@ -97,6 +126,7 @@ uplink = _experiment(
     "the station and notifies its TCP directly.",
     uplink=True,
     params={"fer": ByMode(quick=FER_QUICK, full=FER_FULL)},
+    schemes=FIG68,
 )
 
 rtt = _experiment(
@@ -105,6 +135,7 @@ rtt = _experiment(
     "One downlink flow, PER 1%, retry limit 1, the delay offset of each of the three wired links from 2 to 30 ms.",
     uplink=False,
     params={"fer": [0.01], "doff": ByMode(quick=[2, 30], full=[2, 5, 10, 20, 30])},
+    schemes=FIG68,
 )
 
 arq = _experiment(
@@ -147,10 +178,63 @@ friendly = Experiment(
     labels=LABELS,
 )
 
-EXPERIMENTS = [downlink, uplink, rtt, arq, flows, friendly]
+# Fig. 11: the schemes named by its claims in quick mode (LL-ELSN best, LHP degrading), all in full.
+BACKGROUND_QUICK = ["reno", "sack", "snoop", "lhp", "ll-elsn"]
+
+background = _experiment(
+    "background",
+    "Goodput with Pareto on/off background traffic (Fig. 11)",
+    "One downlink flow, FER 1%, retry limit 1, with and without an 8 Mb/s (ON rate) Pareto on/off UDP "
+    "source of shape 2 (mean ON and OFF 500 ms) crossing the wired links R1 -> R2 -> AP: congestion "
+    "drops in the wired queues on top of the wireless losses.",
+    uplink=False,
+    params={"fer": [0.01], "background": [0, 1]},
+    schemes=ByMode(quick=BACKGROUND_QUICK, full=FIG68),
+)
+
+# Fig. 18: the bursty channel, without link-layer ARQ (retry limit 1) and with a large retry limit
+# (7). The compared "arq" values are ``scheme@retry`` (one axis, so that one figure shows both).
+BURSTY_QUICK = ["sack@1", "sack@7", "ll-elsn@1", "ll-elsn@7"]
+BURSTY_FULL = [f"{s}@{r}" for s in ["reno", "newreno", "sack", "snoop", "ll-elsn"] for r in (1, 4, 7)]
 
 
-DERIVED: dict = {}  # published.toml uses the built-in ratio, best and worst
+def set_arq_scheme(sc, value: str) -> None:
+    """``scheme@retry``: the scheme on every flow and the 802.11 retry limit."""
+    name, retry = value.split("@")
+    set_retry(sc, int(retry))
+    set_scheme(sc, name)
+
+
+bursty = Experiment(
+    name="bursty",
+    title="Goodput on a bursty channel with and without link-layer ARQ (Fig. 18)",
+    description="One downlink flow, d_off 10 ms, a two-state Markov channel advanced per data frame "
+    "(good -> bad 0.01, bad -> bad p_bb, every frame lost in the bad state, mean burst 1/(1 - p_bb) "
+    "frames); each scheme with retry limit 1 (no LL-ARQ) and 7 (and 4 in full mode), written scheme@limit.",
+    scenario=lambda mode: cell(1),
+    params={
+        "pbb": ByMode(quick=[0.1, 0.5], full=[0.1, 0.3, 0.5]),
+        "arq": ByMode(quick=BURSTY_QUICK, full=BURSTY_FULL),
+    },
+    factors={"pbb": set_burst, "arq": set_arq_scheme},
+    fixed={"simulation.duration": DURATION},
+    replications=REPS_ARQ,
+    metrics=METRICS,
+    labels={**LABELS, "arq": "scheme@retry limit"},
+)
+
+EXPERIMENTS = [downlink, uplink, rtt, arq, flows, friendly, background, bursty]
+
+
+def relative_drop(s1: dict, s0: dict, r1: dict, r0: dict) -> Derived:
+    """Fig. 11: how much more of its goodput a scheme loses to the background traffic than a
+    reference does: ``(s1 / s0) / (r1 / r0) - 1`` with ``s1``/``s0`` the scheme with and without
+    background, ``r1``/``r0`` the reference (negative: the scheme degrades more)."""
+    pts = {"s1": s1, "s0": s0, "r1": r1, "r0": r0}
+    return Derived(pts, lambda v: (v["s1"] / v["s0"]) / (v["r1"] / v["r0"]) - 1.0, "(s bg/no bg) / (ref bg/no bg) - 1")
+
+
+DERIVED: dict = {"relative_drop": relative_drop}  # besides the built-in ratio, best and worst
 
 
 def _fig(name: str, title: str, experiment: str, x: str, y: str = "goodput", **kw) -> Figure:
@@ -164,6 +248,15 @@ FIGURES = [
     _fig("arq", "Goodput against the retry limit, FER 9%", "arq", "retry"),
     _fig("fig9", "Goodput against the number of flows (Fig. 9)", "flows", "nflows"),
     _fig("fig10", "Fairness against the number of flows (Fig. 10)", "flows", "nflows", y="fairness"),
+    _fig("fig11", "Goodput without and with Pareto background traffic (Fig. 11)", "background", "background"),
+    Figure(
+        name="fig18",
+        title="Goodput on the bursty channel against p_bb (Fig. 18)",
+        experiment="bursty",
+        x="pbb",
+        y="goodput",
+        series="arq",
+    ),
     Figure(
         name="fig12",
         title="The Reno flow's share among nine flows of each scheme (Fig. 12)",

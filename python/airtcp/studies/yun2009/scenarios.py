@@ -35,6 +35,13 @@ class Scheme:
     tcp: dict = field(default_factory=dict)
     agent: str | None = None
     agent_params: dict = field(default_factory=dict)
+    # Where the agent sits: "link" (the wireless link's transmitter: the AP for downlink flows,
+    # each station for uplink flows) or "receiver" (each TCP receiver, and on the uplink also the
+    # AP, whose radio passes the corrupted segments on: TCP HACK).
+    placement: str = "link"
+    # An agent at each TCP receiver for uplink flows only (LHP: the wired receiver answers the
+    # header the access point forwards with the ELN).
+    uplink_receiver_agent: str | None = None
 
 
 SCHEMES: dict[str, Scheme] = {
@@ -59,12 +66,21 @@ SCHEMES: dict[str, Scheme] = {
     # Capone et al.'s ideal estimate (Fig. 12: "knows the exact available bandwidth and RTT"): the
     # rate is filled in by set_scheme from the cell's capacity, the FER and the number of flows.
     "ideal-bwe": Scheme({"cc": {"type": "ideal_bwe", "rate_bps": 0.0}}),
+    # TCP HACK (Balan et al. 2001; docs/models/schemes-hack.md) over SACK ("HACK ... performs even
+    # better with SACK enabled"): the receiver answers a corrupted segment whose header survived
+    # with a special ACK (ELN); the sender retransmits it without a congestion response.
+    "hack": Scheme({"recovery": "sack", "hack": True}, agent="hack", placement="receiver"),
+    # LHP (Gao et al. 2003; docs/models/schemes-lhp.md): the header fragment retried until success,
+    # an ELN when only it arrives, and the LHP packet-list sender of Yun's Figure 4.
+    "lhp": Scheme({"recovery": "lhp"}, agent="lhp", uplink_receiver_agent="hack"),
 }
 
 # The schemes every experiment compares.
 COMPARED = ["reno", "newreno", "sack", "westwood", "veno", "dcr", "snoop", "ll-elsn"]
 # The further baselines of Sec. 5.1 (Figs. 6-8, 10, 12 plot them).
 BASELINES = ["jersey", "jtcp", "tibet", "ideal-bwe"]
+# Baselines run only in the single-flow experiments of Figs. 6-8 (downlink, uplink, delay offset).
+SINGLE_FLOW_BASELINES = ["hack", "lhp"]
 
 # Goodput of one saturating flow over the cell with no frame errors (LL-ELSN + ESACK at FER 1e-6,
 # d_off 10 ms, 60 s, replications 0-3 of seed 1: 3.73-3.79 Mb/s, mean 3.76): the bandwidth the
@@ -124,6 +140,14 @@ def is_uplink(sc: Scenario) -> bool:
     return sc.data.get("name") == "yun2009-up"
 
 
+BACKGROUND = "bg"
+
+
+def tcp_flows(sc: Scenario) -> list[dict]:
+    """The compared TCP flows (not the background traffic)."""
+    return [f for f in sc.data["flows"] if f.get("name") != BACKGROUND]
+
+
 # -- factors ----------------------------------------------------------------------------------
 def set_n(sc: Scenario, n: int) -> None:
     """``n`` flows (rebuilds the topology: put ``n`` first among the parameters)."""
@@ -147,6 +171,34 @@ def set_doff(sc: Scenario, ms: float) -> None:
         link["delay"] = f"{ms:g}ms"
 
 
+def set_background(sc: Scenario, on: int) -> None:
+    """Fig. 11's background traffic (``on`` = 1): a Pareto on/off UDP source of 8 Mb/s, shape 2,
+    1000 B datagrams, from its own wired node through R1 and R2 to the access point, so it shares
+    the wired bottleneck (10 Mb/s links, 50-packet queues) with the TCP flows. The paper gives
+    only the rate and the shape; the mean ON and OFF times are ns-2's ``Application/Traffic/Pareto``
+    defaults (500 ms each: mean 4 Mb/s) and 8 Mb/s is the rate during ON periods (choices)."""
+    if not int(on):
+        return
+    sc.add_node(BACKGROUND)
+    sc.add_link(BACKGROUND, "r1", rate=WIRED_RATE, delay=sc.data["links"][-1]["delay"], queue=QUEUE)
+    app = {"type": "pareto", "rate": "8Mbps", "on_time": "500ms", "off_time": "500ms", "shape": 2.0, "payload": "1000B"}
+    sc.add_flow(BACKGROUND, "ap", name=BACKGROUND, transport={"type": "udp"}, app=app)
+
+
+def set_burst(sc: Scenario, p_bb: float) -> None:
+    """Fig. 18's bursty channel: a two-state Markov chain advanced per data frame, good -> bad with
+    probability 0.01, bad -> bad with ``p_bb`` (0.1..0.5), every frame lost in the bad state, none
+    in the good one (ACK frames are not judged)."""
+    g = {
+        "type": "gilbert_elliott",
+        "p_gb": 0.01,
+        "p_bg": round(1.0 - float(p_bb), 6),
+        "loss_good": 0.0,
+        "loss_bad": 1.0,
+    }
+    sc.section("wireless")["loss"] = [{"frames": "data", "model": g}]
+
+
 def fer_of(sc: Scenario) -> float:
     """The data-frame error rate the cell's bit error rate gives (the inverse of ``ber_for_fer``)."""
     ber = float(sc.section("wireless")["loss"][0]["model"]["ber"])
@@ -156,13 +208,13 @@ def fer_of(sc: Scenario) -> float:
 def ideal_rate_bps(sc: Scenario) -> float:
     """The bandwidth available to each flow: the cell's capacity times the frame success rate,
     shared equally (set the FER and the number of flows before the scheme)."""
-    return CELL_CAPACITY_BPS * (1.0 - fer_of(sc)) / len(sc.data["flows"])
+    return CELL_CAPACITY_BPS * (1.0 - fer_of(sc)) / len(tcp_flows(sc))
 
 
 def set_scheme(sc: Scenario, name: str) -> None:
     """Scheme ``name`` on every flow (and its agent at the AP or in the stations)."""
     s = SCHEMES[name]
-    for f in sc.data["flows"]:
+    for f in tcp_flows(sc):
         t = {k: v for k, v in f["transport"].items() if k in ("type", "preset", "mss", "window")}
         t.update(s.tcp)
         if isinstance(t.get("cc"), dict) and t["cc"].get("type") == "ideal_bwe":
@@ -171,9 +223,17 @@ def set_scheme(sc: Scenario, name: str) -> None:
     sc.data.pop("schemes", None)
     if s.agent is None:
         return
+    if s.placement == "receiver":
+        if is_uplink(sc):
+            sc.add_scheme(s.agent, "ap", name=f"{s.agent}-ap", **s.agent_params)
+        for f in tcp_flows(sc):
+            sc.add_scheme(s.agent, f["dst"], name=f"{s.agent}-{f['dst']}", **s.agent_params)
+        return
     if is_uplink(sc):
-        for f in sc.data["flows"]:
+        for f in tcp_flows(sc):
             sc.add_scheme(s.agent, f["src"], name=f"{s.agent}-{f['src']}", **s.agent_params)
+            if s.uplink_receiver_agent:
+                sc.add_scheme(s.uplink_receiver_agent, f["dst"], name=f"{s.uplink_receiver_agent}-{f['dst']}")
     else:
         sc.add_scheme(s.agent, "ap", name=f"{s.agent}-ap", **s.agent_params)
 

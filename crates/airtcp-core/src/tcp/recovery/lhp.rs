@@ -8,7 +8,8 @@
 //! max(cwnd / 2, 2 SMSS)`) — for every segment, with no "one reduction per window" rule,
 //! which is the behaviour Yun's Figure 4 shows (drops 14, 16 and 18 of one window: three
 //! halvings). An ELN retransmits at once without a window change (default response). LHP's link
-//! layer (the header fragment retried first) is not modelled.
+//! layer (the header fragment retried until success, an ELN when only it arrives) is the `lhp`
+//! scheme (`schemes/lhp.rs`, `docs/models/schemes-lhp.md`).
 
 use super::super::cc::AnyCc;
 use super::super::metrics::RetxCause;
