@@ -146,7 +146,11 @@ def test_hack_and_lhp_notify_and_beat_reno_at_high_fer():
     agent = lhp.schemes.iloc[0]
     assert agent["type"] == "lhp" and agent["eln"] > 0 and agent["eln"] == agent["discarded"]
     assert E.goodput_mbps(lhp) > 2 * E.goodput_mbps(reno)
-    # Uplink: the access point forwards the headers, the wired receiver answers them.
+    # Uplink HACK: the access point forwards the corrupted segments, the wired receiver answers.
+    up = run("hack", uplink=True)
+    rows = {r["node"]: r for _, r in up.schemes.iterrows()}
+    assert rows["ap"]["forwarded"] == rows["ap"]["corrupted"] == rows["s0"]["eln"] > 0
+    # Uplink LHP: the access point forwards the headers, the wired receiver answers them.
     up = run("lhp", uplink=True)
     rows = {r["type"]: r for _, r in up.schemes.iterrows()}
     assert rows["lhp"]["headers"] > 0 and rows["hack"]["eln"] == rows["hack"]["corrupted"] > 0
