@@ -24,6 +24,12 @@ def test_study_is_consistent_and_only_the_documented_cells_are_explained():
         "s733-sack-harq-goodput-30",
         "s733-arq-residual-40",
         "s733-lt-arq-goodput-50",
+        "t72-link-goodput-50",
+        "s735-lt-tcp-goodput",
+        "s735-sack-goodput",
+        "s735-lt-tcp-share",
+        "s734-latency-ratio-100k",
+        "s734-latency-ratio-1m",
     } | {f"t71-timeouts-{pct}" for pct in (0, 10, 20, 30, 40, 50)}
     ids = {p.id for p in s.published}
     # Every row of Tables 7.1 (per link and per connection), 7.2 and 7.3 at every PER.
@@ -94,3 +100,22 @@ def test_table_7_2_point_through_the_package():
     T.set_stack(sc, "sack+ll_harq")
     sack = T.goodput_mbps(airtcp.run(sc, seed=1))
     assert lt > 1.0 and sack < 0.3 * lt, (lt, sack)
+
+
+def test_fairness_and_file_transfer_scenarios():
+    cfg = T.fairness.scenario.validate()
+    kinds = [f["transport"]["type"] for f in cfg["flows"]]
+    assert kinds.count("tcp") == 5 and kinds.count("lt_tcp") == 5
+    sc = T.file_transfer.scenario.copy()
+    T.set_stack(sc, "sack+ll_arq")
+    T.set_file_size(sc, "100KB")
+    T.set_per("on_off")(sc, 0.5)
+    sc.set("simulation.duration", "5s")
+    sc.set("simulation.warmup", "0s")  # as the experiment's `fixed` sets it
+    cfg = sc.validate()
+    assert cfg["links"][0]["link_layer"]["type"] == "ll_arq" and len(cfg["flows"]) == 1
+    r = airtcp.run(sc, seed=1)
+    # Not complete in 5 s at 50 %: the latency is the run's length, a lower bound.
+    assert T.completion_s(r) == pytest.approx(5.0)
+    T.set_stack(sc, "lt_tcp+ll_harq")
+    assert T.completion_s(airtcp.run(sc, seed=1)) < 2.0

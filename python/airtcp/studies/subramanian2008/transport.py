@@ -213,8 +213,133 @@ one_hop = Experiment(
     labels=LABELS,
 )
 
-EXPERIMENTS = [four_hops, one_hop]
+
+def set_forward_per(sc: Scenario, p: float) -> None:
+    """Uniform PER ``p`` on the forward (data) direction of every link only, ACKs lossless."""
+    for i in range(_hops(sc)):
+        sc.set(f"links.l{i}.loss", {"type": "none"}, create=False)
+        sc.get(f"links.l{i}")["a_to_b"] = {"loss": uniform(p)}
+
+
+transport_only = Experiment(
+    name="transport_only",
+    title="One TCP-SACK or LT-TCP flow over one lossy hop without link support, uniform PER (Figs. 1.3, 4.14)",
+    description=(
+        "One bulk flow over one 10 Mb/s link with RED/ECN and no link protocol, uniform PER on the "
+        "data direction (the end-to-end erasure rate of Figs. 1.3 and 4.14)."
+    ),
+    scenario=chain("transport-only", 1, 1, link_layer=None, channel="uniform", transport="lt_tcp"),
+    params={"stack": ["sack+none", "lt_tcp+none"], "per": [0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5]},
+    factors={"stack": set_stack, "per": set_forward_per},
+    fixed={**FIXED, "simulation.warmup": "2s"},
+    replications=REPLICATIONS,
+    metrics={"goodput": goodput_mbps, "timeouts": timeouts_per_flow},
+    labels=LABELS,
+)
+
+
+def _mean_goodput(r: RunResult, transport: str) -> float:
+    flows = r.flows[r.flows["flow"].str.startswith(transport)]
+    return float(flows["goodput_bps"].mean()) / 1e6
+
+
+def lt_tcp_goodput_mbps(r: RunResult) -> float:
+    """Mean goodput of the LT-TCP flows, Mb/s per flow (Sec. 7.3.5)."""
+    return _mean_goodput(r, "lt")
+
+
+def sack_goodput_mbps(r: RunResult) -> float:
+    """Mean goodput of the TCP-SACK flows, Mb/s per flow (Sec. 7.3.5)."""
+    return _mean_goodput(r, "sack")
+
+
+def lt_tcp_share(r: RunResult) -> float:
+    """Mean LT-TCP flow goodput over mean TCP-SACK flow goodput (thesis: 0.81 / 1.10 = 0.74)."""
+    sack = sack_goodput_mbps(r)
+    return lt_tcp_goodput_mbps(r) / sack if sack > 0 else float("nan")
+
+
+def _fairness_scenario() -> Scenario:
+    """5 TCP-SACK flows (``sack0..4``) and 5 LT-TCP flows (``lt0..4``) over one lossless hop,
+    started alternately 0.5 s apart."""
+    sc = chain("fairness", 1, 10, link_layer=None, channel="uniform", transport="lt_tcp")
+    for i, flow in enumerate(sc.data["flows"]):
+        kind = "sack" if i % 2 == 0 else "lt"
+        flow["name"] = f"{kind}{i // 2}"
+        flow["transport"] = dict(SACK if kind == "sack" else LT_TCP)
+    return sc
+
+
+fairness = Experiment(
+    name="fairness",
+    title="5 TCP-SACK and 5 LT-TCP flows sharing one lossless hop (Sec. 7.3.5, Fig. 7.11)",
+    description="5 TCP-SACK and 5 LT-TCP bulk flows over one 10 Mb/s link with RED/ECN, no loss.",
+    scenario=_fairness_scenario(),
+    params={"per": [0.0]},
+    factors={"per": set_per("uniform")},
+    fixed=FIXED,
+    replications=REPLICATIONS,
+    metrics={
+        "lt_tcp": lt_tcp_goodput_mbps,
+        "sack": sack_goodput_mbps,
+        "lt_tcp_share": lt_tcp_share,
+        "goodput": goodput_mbps,
+    },
+    labels=LABELS
+    | {
+        "lt_tcp": "goodput per LT-TCP flow (Mb/s)",
+        "sack": "goodput per TCP-SACK flow (Mb/s)",
+        "lt_tcp_share": "LT-TCP / TCP-SACK goodput per flow",
+    },
+)
+
+
+def completion_s(r: RunResult) -> float:
+    """File transfer latency, s: until the receiver holds the file's last byte (Sec. 7.3.4 measures
+    until the sender has its ACK, half a round trip later). A transfer not complete at the end of
+    the run counts as the run's duration (a lower bound)."""
+    for col in ("lt_tcp_completion_time_s", "tcp_completion_time_s"):
+        if col in r.flows:
+            t = float(r.flows[col].iloc[0])
+            return t if t == t else float(r.summary["duration_s"])
+    return float("nan")
+
+
+def set_file_size(sc: Scenario, size: str) -> None:
+    """The one flow transfers a file of ``size`` (e.g. ``"100KB"``)."""
+    sc.set("flows.f0.app", {"type": "file", "size": size}, create=False)
+
+
+file_transfer = Experiment(
+    name="file_transfer",
+    title="File transfer latency over one ON/OFF hop: TCP-SACK + LL-ARQ against LT-TCP + LL-HARQ (Sec. 7.3.4)",
+    description=(
+        "One file transfer (2 KB ... 1 MB) over one 10 Mb/s link with RED/ECN and the ON/OFF "
+        "channel on both directions; TCP-SACK over LL-ARQ or LT-TCP over LL-HARQ."
+    ),
+    scenario=chain("file-transfer", 1, 1, link_layer="ll_harq", channel="on_off", transport="lt_tcp"),
+    params={
+        "stack": ["sack+ll_arq", "lt_tcp+ll_harq"],
+        "size": ["2KB", "10KB", "50KB", "100KB", "1MB"],
+        "per": [0.4, 0.5],
+    },
+    factors={"stack": set_stack, "size": set_file_size, "per": set_per("on_off")},
+    fixed={"simulation.duration": ByMode(quick="60s", full="120s"), "simulation.warmup": "0s"},
+    replications=ByMode(quick=6, full=20),
+    metrics={"completion": completion_s},
+    labels=LABELS | {"size": "file size", "completion": "file transfer latency (s)"},
+)
+
+EXPERIMENTS = [four_hops, one_hop, transport_only, fairness, file_transfer]
 FIGURES = [
+    Figure(
+        name="transport_only_goodput",
+        title="One flow, one lossy hop without link support, uniform PER (Figs. 1.3, 4.14)",
+        experiment="transport_only",
+        x="per",
+        y="goodput",
+        series="stack",
+    ),
     Figure(
         name="one_hop_goodput",
         title="Receiver goodput, 10 LT-TCP flows over LL-HARQ, one hop, uniform PER (Table 7.1)",
