@@ -198,5 +198,16 @@ fn bad_parameters_name_their_field() {
             vec!["cbr"],
         ),
         ("bad name", with("\"lt-tcp\""), "flows[0].transport".into(), vec!["lt_tcp"]),
+        (
+            "block too large",
+            with("{ type = \"lt_tcp\", mss_max = \"200B\", window = \"1MB\" }"),
+            "flows[0].transport.window".into(),
+            vec!["5000 segments", "1024 units"],
+        ),
     ]);
+    // The defaults written out as a table are as valid as the plain string "lt_tcp" (a 256 KB
+    // window holds 174 segments of 1500 B; a check on window / mss_min rejected it).
+    let table =
+        format!("[simulation]\nduration = \"1s\"\n{}", with("{ type = \"lt_tcp\", window = \"256KB\", mss_min = \"200B\" }"));
+    airtcp_core::scenario::validate(&table, "<test>", None).unwrap_or_else(|e| panic!("{e}"));
 }

@@ -90,6 +90,18 @@ impl LtParams {
         ((y - 1e-9).ceil() as u32).max(x)
     }
 
+    /// The most units a block can have under these parameters: a block holds
+    /// `floor(cwnd / mss_for(cwnd))` units with `cwnd <= max_window`. Above `granularity * mss_max`
+    /// that is at most `max_window / mss_max`; below it the segment size follows the window, so a
+    /// window just short of `granularity` segments of `m + mss_step` bytes, cut into segments of
+    /// `m >= mss_min`, gives at most `granularity (mss_min + mss_step) / mss_min` units.
+    pub fn max_block_units(&self) -> u32 {
+        let at_max = (self.max_window as f64 / self.mss_for(self.max_window as f64) as f64).floor();
+        let stepped = (self.granularity as f64 * (self.mss_min + self.mss_step) as f64 / self.mss_min as f64).floor();
+        let below = (self.max_window as f64 / self.mss_min as f64).floor().min(stepped);
+        at_max.max(below) as u32
+    }
+
     /// Bytes on the wire of a packet carrying `payload` bytes.
     pub fn packet_size(&self, payload: u32) -> u32 {
         self.header_bytes + payload
@@ -122,6 +134,20 @@ mod tests {
             assert!((200..=1500).contains(&m) && (1500 - m).is_multiple_of(50));
             assert!(m == 200 || w as u32 >= 10 * m);
         }
+    }
+
+    #[test]
+    fn the_largest_block_is_bounded_by_the_adaptive_segment_size() {
+        let p = LtParams::default();
+        // 256 KB of 1500 B segments, not 256 KB of 200 B ones.
+        assert_eq!(p.max_block_units(), 262_144 / 1500);
+        // The bound holds for every window the sender can have.
+        for w in (2000..=p.max_window).step_by(7) {
+            let n = (w as f64 / p.mss_for(w as f64) as f64).floor() as u32;
+            assert!(n <= p.max_block_units(), "window {w}: {n} units");
+        }
+        let small = LtParams { max_window: 1900, ..p };
+        assert_eq!(small.max_block_units(), 9, "below G segments of mss_min: window / mss_min");
     }
 
     #[test]

@@ -1,6 +1,7 @@
-"""Subramanian 2008: LT-TCP and LL-HARQ (PhD thesis, RPI) — the link-level part: LL-HARQ and LL-ARQ
-on an abstract lossy 10 Mb/s link against Tables 3.2, 7.1 and 7.3, and the Ch. 3 model beside the
-simulation. LT-TCP is not built yet, so the transport-level numbers are not part of this study."""
+"""Subramanian 2008: LT-TCP and LL-HARQ (PhD thesis, RPI): LL-HARQ and LL-ARQ on an abstract lossy
+10 Mb/s link against Tables 3.2, 7.1 and 7.3 with the Ch. 3 model beside the simulation
+(experiments.py), and LT-TCP and TCP-SACK end to end over 1 and 4 lossy hops against Tables 7.1-7.3
+(transport.py)."""
 
 from airtcp.studies.package import package_study
 

@@ -1,4 +1,5 @@
-"""Subramanian 2008, link level: LL-HARQ and LL-ARQ (``link_layer`` on a link) on one saturated
+"""Subramanian 2008, link level (the end-to-end experiments are in transport.py and are listed in
+EXPERIMENTS below): LL-HARQ and LL-ARQ (``link_layer`` on a link) on one saturated
 10 Mb/s link under uniform and ON/OFF ("Gilbert") packet error rates.
 
 Every run: nodes ``src`` -> ``dst``, one 10 Mb/s link with a 10 ms propagation delay (see notes.md
@@ -13,6 +14,8 @@ from airtcp.fec import model
 from airtcp.result import RunResult
 from airtcp.scenario import Scenario
 from airtcp.studies.framework import ByMode, Experiment, Figure
+
+from . import transport
 
 LINK = "link:src->dst"
 PAYLOAD_B = 972  # + 28 B of UDP/IP headers = 1000 B on the wire
@@ -198,7 +201,8 @@ def _model_curve(p: float) -> float:
     return model(p)["goodput_mbps"]
 
 
-EXPERIMENTS = [harq_uniform, on_off]
+# The link-level experiments here, the end-to-end ones (LT-TCP, TCP-SACK over 1 and 4 hops) in transport.py.
+EXPERIMENTS = [harq_uniform, on_off, *transport.EXPERIMENTS]
 FIGURES = [
     Figure(
         name="goodput",
@@ -223,4 +227,5 @@ FIGURES = [
         y="latency",
         series="protocol",
     ),
+    *transport.FIGURES,
 ]

@@ -85,8 +85,10 @@ impl Validator<'_> {
             let msg = format!("must lie between min_window ({} B) and window ({} B)", p.min_window, p.max_window);
             self.errs.push(join(path, "initial_window"), Some(format!("{} B", p.initial_window)), msg);
         }
-        if p.max_window / p.mss_min > MAX_BLOCK_UNITS / 4 {
-            let msg = format!("a window of mss_min segments must fit a block of {} units", MAX_BLOCK_UNITS / 4);
+        // The largest block the adaptive segment size allows (not `window / mss_min`: a large
+        // window always uses large segments) must fit a block's quarter of the inventory.
+        if p.max_block_units() > MAX_BLOCK_UNITS / 4 {
+            let msg = format!("a window of {} segments must fit a block of {} units", p.max_block_units(), MAX_BLOCK_UNITS / 4);
             self.errs.push(join(path, "window"), Some(format!("{} B", p.max_window)), msg);
         }
         (self.errs.len() == before).then_some(p)
