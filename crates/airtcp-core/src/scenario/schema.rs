@@ -354,10 +354,13 @@ pub struct RawTcp {
     pub preset: Option<String>,
     /// Maximum segment size (payload), default `"1460B"`.
     pub mss: Option<Quantity>,
-    /// IP + TCP header bytes per packet, default `"40B"`.
+    /// IP + TCP header bytes per data packet, default `"40B"`.
     pub header: Option<Quantity>,
-    /// Count option bytes (timestamps, SACK) in packet sizes (default false, as ns-2).
-    pub option_bytes: Option<bool>,
+    /// IP + TCP header bytes per pure ACK (ns-2's `Agent/TCPSink packetSize_`), default: `header`.
+    pub ack_header: Option<Quantity>,
+    /// Option bytes counted in packet sizes: `false` (default), `true` or `"rfc"` (RFC layout:
+    /// timestamps 12, SACK 4 + 8n), `"ns2"` (ns-2.35: timestamps 10 on data, 8 per SACK block).
+    pub option_bytes: Option<toml::Value>,
     /// Initial congestion window: `"2pkt"` (segments) or bytes; default per RFC 5681.
     pub initial_window: Option<Quantity>,
     /// Initial slow-start threshold (`"64KB"` or `"40pkt"`); default unbounded.

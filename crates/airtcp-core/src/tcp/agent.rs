@@ -63,7 +63,7 @@ impl TcpSenderAgent {
         };
         Packet {
             uid: 0,
-            size: p.header_bytes + p.options_len(0) + s.len,
+            size: p.header_bytes + p.data_options_len() + s.len,
             ip: IpHeader { src: self.node, dst: self.dst, ecn: if s.ect { Ecn::Ect0 } else { Ecn::NotEct }, ttl: DEFAULT_TTL },
             transport: Transport::Tcp(header),
             flow: self.flow,
@@ -119,12 +119,69 @@ impl TcpReceiverAgent {
         f.apply(&mut h);
         Packet {
             uid: 0,
-            size: self.params.header_bytes + self.params.options_len(f.sack_count as usize) + self.params.smart_option_len(),
+            size: self.params.ack_header() + self.params.ack_options_len(f.sack_count as usize) + self.params.smart_option_len(),
             ip: IpHeader { src: self.node, dst: self.peer, ecn: Ecn::NotEct, ttl: DEFAULT_TTL },
             transport: Transport::Tcp(h),
             flow: self.flow,
             created: now,
             payload: 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Packet sizes of data segments and ACKs under each option-byte accounting, derived by hand
+    //! from RFC 7323 Appendix A / RFC 2018 section 3 (NOP-padded layouts) and ns-2.35
+    //! (`TcpAgent::headersize()`, `Sacker::append_ack`).
+    use super::*;
+    use crate::tcp::{OptionBytes, Variant};
+
+    fn data_size(p: &TcpParams) -> u32 {
+        let a = TcpSenderAgent::new(NodeId(0), 0, NodeId(1), 1, FlowId(0), p);
+        let s = SegmentOut { seq: 0, len: 1460, copy: 0, retx: None, ect: false, cwr: false, ts_ecr: SimTime::ZERO };
+        a.packet(SimTime::ZERO, &s).size
+    }
+
+    /// The size of an ACK carrying `blocks` SACK blocks (the receiver holds that many islands).
+    fn ack_size(p: &TcpParams, blocks: u64) -> u32 {
+        let mut a = TcpReceiverAgent::new(NodeId(1), 1, NodeId(0), 0, FlowId(0), p);
+        for k in 0..blocks {
+            a.engine.on_data(SimTime::ZERO, (2 * k + 1) * 1460, 1460, None, false, false);
+        }
+        let pkt = a.ack_packet(SimTime::ZERO);
+        let Transport::Tcp(h) = pkt.transport else { unreachable!() };
+        assert_eq!(h.sack_count as u64, blocks.min(p.max_sack_blocks() as u64));
+        pkt.size
+    }
+
+    #[test]
+    fn option_bytes_per_layout() {
+        let mut p = TcpParams::rfc(Variant::Sack, 1460);
+        // No option bytes (the default): 40 + payload, ACKs 40 whatever they carry.
+        assert_eq!((data_size(&p), ack_size(&p, 0), ack_size(&p, 3)), (1500, 40, 40));
+        // RFC layout without timestamps: SACK = NOP NOP kind len + 8n: 3 blocks -> 4 + 24 = 28.
+        p.option_bytes = OptionBytes::Rfc;
+        assert_eq!((data_size(&p), ack_size(&p, 0), ack_size(&p, 1), ack_size(&p, 3)), (1500, 40, 52, 68));
+        // Four blocks fit 40 option bytes without timestamps: 4 + 32 = 36.
+        assert_eq!(ack_size(&p, 4), 76);
+        // With timestamps: NOP NOP TS(10) = 12 on data and ACKs; at most 3 blocks: 12 + 28 = 40.
+        p.timestamps = true;
+        assert_eq!((data_size(&p), ack_size(&p, 0), ack_size(&p, 3), ack_size(&p, 4)), (1512, 52, 80, 80));
+        // ns-2.35: ts_option_size_ 10 on data only; 8 bytes per SACK block on ACKs.
+        p.option_bytes = OptionBytes::Ns2;
+        p.sack_blocks = 3;
+        assert_eq!((data_size(&p), ack_size(&p, 0), ack_size(&p, 1), ack_size(&p, 3)), (1510, 40, 48, 64));
+        p.timestamps = false;
+        assert_eq!((data_size(&p), ack_size(&p, 2)), (1500, 56));
+    }
+
+    #[test]
+    fn ack_header_is_separate_from_the_data_header() {
+        let mut p = TcpParams::rfc(Variant::NewReno, 1000);
+        p.header_bytes = 52;
+        assert_eq!((data_size(&p), ack_size(&p, 0)), (1512, 52), "ACKs default to the data header");
+        p.ack_header_bytes = 40;
+        assert_eq!((data_size(&p), ack_size(&p, 0)), (1512, 40));
     }
 }
