@@ -2,7 +2,7 @@
 
 use super::TcpParams;
 use super::receiver::TcpReceiver;
-use super::sender::{SegmentOut, TcpSender};
+use super::sender::{Ctl, SegmentOut, TcpSender};
 use crate::kernel::Timer;
 use crate::packet::{DEFAULT_TTL, Ecn, FlowId, IpHeader, NodeId, Packet, TcpHeader, Transport};
 use crate::time::SimTime;
@@ -48,6 +48,9 @@ impl TcpSenderAgent {
     /// The packet carrying segment `s`.
     pub fn packet(&self, now: SimTime, s: &SegmentOut) -> Packet {
         let p = &self.engine.c.p;
+        if s.ctl != Ctl::Data {
+            return self.control_packet(now, s);
+        }
         let header = TcpHeader {
             src_port: self.port,
             dst_port: self.dst_port,
@@ -73,6 +76,43 @@ impl TcpSenderAgent {
     }
 }
 
+impl TcpSenderAgent {
+    /// The packet of a handshake segment: the SYN (sequence number ISN = -1, the one before the
+    /// first data byte; TSval = now) or the third segment (a pure ACK of the SYN-ACK, at sequence
+    /// 0, acknowledging the receiver's SYN).
+    fn control_packet(&self, now: SimTime, s: &SegmentOut) -> Packet {
+        let p = &self.engine.c.p;
+        let syn = s.ctl == Ctl::Syn;
+        let header = TcpHeader {
+            src_port: self.port,
+            dst_port: self.dst_port,
+            seq: if syn { ISN } else { 0 },
+            ack: 0,
+            payload: 0,
+            is_ack: !syn,
+            syn,
+            window: p.rcv_buffer,
+            timestamp: p.timestamps.then_some((now, SimTime::ZERO)),
+            tx_copy: s.copy,
+            ..Default::default()
+        };
+        let size = if syn { p.header_bytes + p.syn_options_len() } else { p.ack_header() + p.ack_options_len(0) };
+        Packet {
+            uid: 0,
+            size,
+            ip: IpHeader { src: self.node, dst: self.dst, ecn: Ecn::NotEct, ttl: DEFAULT_TTL },
+            transport: Transport::Tcp(header),
+            flow: self.flow,
+            created: now,
+            payload: 0,
+        }
+    }
+}
+
+/// The initial sequence number of both ends when the handshake is on: the number before the
+/// first data byte (0), so that data keeps its offsets; `0xFFFF_FFFF` on the wire.
+pub const ISN: u64 = u64::MAX;
+
 /// The receiving end of a TCP flow.
 #[derive(Clone, Debug)]
 pub struct TcpReceiverAgent {
@@ -94,6 +134,8 @@ pub struct TcpReceiverAgent {
     pub params: TcpParams,
     /// Where the in-order bytes go.
     pub delivery: Delivery,
+    /// SYN-ACKs sent (one per SYN received; `handshake`).
+    pub syn_acks_sent: u64,
 }
 
 impl TcpReceiverAgent {
@@ -109,6 +151,35 @@ impl TcpReceiverAgent {
             delack_timer: Timer::new(),
             params: *p,
             delivery: Delivery::Flow,
+            syn_acks_sent: 0,
+        }
+    }
+
+    /// The SYN-ACK answering SYN `syn` (RFC 9293 3.5): sequence number ISN, acknowledging the
+    /// SYN (0 = the first data byte), the receive window, the SYN's TSval echoed. Sized as an ACK
+    /// header plus the SYN options ([`TcpParams::syn_options_len`]).
+    pub fn syn_ack_packet(&mut self, now: SimTime, syn: &TcpHeader) -> Packet {
+        let p = &self.params;
+        let h = TcpHeader {
+            src_port: self.port,
+            dst_port: self.peer_port,
+            seq: ISN,
+            ack: 0,
+            is_ack: true,
+            syn: true,
+            window: p.rcv_buffer,
+            timestamp: syn.timestamp.map(|(tsval, _)| (now, tsval)),
+            ..Default::default()
+        };
+        self.syn_acks_sent += 1;
+        Packet {
+            uid: 0,
+            size: p.ack_header() + p.syn_options_len(),
+            ip: IpHeader { src: self.node, dst: self.peer, ecn: Ecn::NotEct, ttl: DEFAULT_TTL },
+            transport: Transport::Tcp(h),
+            flow: self.flow,
+            created: now,
+            payload: 0,
         }
     }
 
@@ -139,7 +210,8 @@ mod tests {
 
     fn data_size(p: &TcpParams) -> u32 {
         let a = TcpSenderAgent::new(NodeId(0), 0, NodeId(1), 1, FlowId(0), p);
-        let s = SegmentOut { seq: 0, len: 1460, copy: 0, retx: None, ect: false, cwr: false, ts_ecr: SimTime::ZERO };
+        let s =
+            SegmentOut { seq: 0, len: 1460, copy: 0, retx: None, ect: false, cwr: false, ts_ecr: SimTime::ZERO, ctl: Ctl::Data };
         a.packet(SimTime::ZERO, &s).size
     }
 

@@ -28,6 +28,7 @@
 
 pub mod agent;
 pub mod cc;
+pub mod handshake;
 pub mod metrics;
 pub mod notify;
 pub mod params;
@@ -172,6 +173,10 @@ pub struct TcpParams {
     /// window change) before the timer acts as usual. 0 (default): none, the ERSN only pushes
     /// the deadline to `now + RTO` once.
     pub ersn_hold: u32,
+    /// Open the connection with a three-way handshake (SYN, SYN-ACK, ACK; RFC 9293 3.5, RFC
+    /// 6298 2.1/5.7, RFC 5681 3.1; `tcp/handshake.rs`) before any data. Off by default in every
+    /// preset (ns-2's one-way TCP has none; see `docs/models/tcp.md`).
+    pub handshake: bool,
     /// ESACK's ELN filter (Yun 2009 section 4.2): ELNs for successive segments answered at once
     /// before the sender assumes a disconnection (default 2; 0: no filtering). Only `esack`
     /// reads it.
@@ -212,6 +217,7 @@ impl TcpParams {
             sack_blocks: 0,
             smart_acks: false,
             ersn_hold: 0,
+            handshake: false,
             eln_filter: 2,
         }
     }
@@ -261,6 +267,25 @@ impl TcpParams {
                 ts + sack
             }
             OptionBytes::Ns2 => 8 * n,
+        }
+    }
+
+    /// Option bytes of a SYN or SYN-ACK. RFC layout (as Linux sends them): MSS (4; RFC 9293
+    /// 3.7.1), then SACK-permitted (2; RFC 2018 section 2) and timestamps (10) together as 12, or
+    /// 2 NOPs + timestamps = 12, or 2 NOPs + SACK-permitted = 4. ns-2.35 sizes its SYN at
+    /// `tcpip_base_hdr_size_` (40 B: no options) and the sink's answer at its `packetSize_`.
+    pub fn syn_options_len(&self) -> u32 {
+        match self.option_bytes {
+            OptionBytes::None | OptionBytes::Ns2 => 0,
+            OptionBytes::Rfc => {
+                4 + if self.timestamps {
+                    12
+                } else if self.sack {
+                    4
+                } else {
+                    0
+                }
+            }
         }
     }
 
