@@ -344,7 +344,7 @@ pub struct RawTcp {
     /// `"jtcp"`, `"tibet"`, `"ideal_bwe"`) or a table with
     /// its parameters, `{ type = "vegas", alpha = 1, beta = 3, gamma = 1 }`.
     pub cc: Option<toml::Value>,
-    /// Loss recovery: `"tahoe"`, `"reno"`, `"newreno"`, `"sack"`, `"vegas"` (default: the
+    /// Loss recovery: `"tahoe"`, `"reno"`, `"newreno"`, `"sack"`, `"sack1"`, `"vegas"` (default: the
     /// controller's own, NewReno for all but Vegas).
     pub recovery: Option<String>,
     /// Defaults to start from: `"rfc"` (default) or `"ns2"` (ns-2.35 Agent/TCP: RTO in 10 ms ticks
