@@ -33,7 +33,8 @@ def with_handshake(text):
     """Adds ``handshake = true`` to every inline rfc-preset TCP transport table."""
 
     def inline(m):
-        return m.group(0) if "preset" in m.group(0) else m.group(0).replace('type = "tcp"', 'type = "tcp", handshake = true')
+        table = m.group(0)
+        return table if "preset" in table else table.replace('type = "tcp"', 'type = "tcp", handshake = true')
 
     text = re.sub(r'transport = \{ type = "tcp"[^}]*\}', inline, text)
     return text.replace('transport = "tcp"', 'transport = { type = "tcp", handshake = true }')
@@ -66,7 +67,7 @@ def main():
         for seed in (1, 2):
             off, on = run(a.sim, case, seed), run(a.sim, on_path, seed)
             names = {f.get("name") for f in flows}
-            for fo, fn in zip(off["flows"], on["flows"]):
+            for fo, fn in zip(off["flows"], on["flows"], strict=True):
                 if fo["flow"] not in names and not (None in names and len(off["flows"]) == 1):
                     continue
                 g0, g1 = fo["goodput_bps"] / 1e3, fn["goodput_bps"] / 1e3
