@@ -169,6 +169,9 @@ fn cases() -> Vec<(&'static str, &'static str, &'static str, Vec<&'static str>)>
         ("ideal_bwe without rate", "cc = { type = \"ideal_bwe\" }", "cc.rate_bps", vec!["(missing)", "bits per second"]),
         ("ideal_bwe negative rate", "cc = { type = \"ideal_bwe\", rate_bps = -1.0 }", "cc.rate_bps", vec!["-1", "positive"]),
         ("sack recovery without sack", "recovery = \"sack\", sack = false", "sack", vec!["needs the SACK option"]),
+        ("option_bytes name", "option_bytes = \"linux\"", "option_bytes", vec!["\"linux\"", "\"rfc\"", "\"ns2\""]),
+        ("option_bytes type", "option_bytes = 12", "option_bytes", vec!["12", "false"]),
+        ("ack_header range", "ack_header = \"8B\"", "ack_header", vec!["8B", "20 to 120 bytes"]),
     ]
 }
 
@@ -217,6 +220,22 @@ fn ns2_preset_window_arithmetic_sack_blocks_and_zero_window() {
     assert_eq!((mixed.ns2_window, mixed.zero_window, mixed.sack_blocks), (false, true, 2));
     let e = validate(&with_tcp("max_sack_blocks = 5"), "<test>", None).unwrap_err().to_string();
     assert!(e.contains("flows[0].transport.max_sack_blocks") && e.contains("1 to 4"), "{e}");
+}
+
+#[test]
+fn option_bytes_and_ack_header_forms() {
+    use airtcp_core::tcp::OptionBytes;
+    let d = params("");
+    assert_eq!((d.option_bytes, d.ack_header_bytes, d.ack_header()), (OptionBytes::None, 0, 40));
+    assert_eq!(params("option_bytes = false").option_bytes, OptionBytes::None);
+    assert_eq!(params("option_bytes = true").option_bytes, OptionBytes::Rfc);
+    assert_eq!(params("option_bytes = \"rfc\"").option_bytes, OptionBytes::Rfc);
+    assert_eq!(params("option_bytes = \"ns2\"").option_bytes, OptionBytes::Ns2);
+    let p = params("header = \"52B\", ack_header = \"40B\"");
+    assert_eq!((p.header_bytes, p.ack_header()), (52, 40));
+    // Neither preset changes them: the defaults stay what the golden runs were made with.
+    let ns2 = params("preset = \"ns2\", variant = \"sack\"");
+    assert_eq!((ns2.option_bytes, ns2.ack_header()), (OptionBytes::None, 40));
 }
 
 #[test]

@@ -344,7 +344,7 @@ pub struct RawTcp {
     /// `"jtcp"`, `"tibet"`, `"ideal_bwe"`) or a table with
     /// its parameters, `{ type = "vegas", alpha = 1, beta = 3, gamma = 1 }`.
     pub cc: Option<toml::Value>,
-    /// Loss recovery: `"tahoe"`, `"reno"`, `"newreno"`, `"sack"`, `"vegas"` (default: the
+    /// Loss recovery: `"tahoe"`, `"reno"`, `"newreno"`, `"sack"`, `"sack1"`, `"vegas"` (default: the
     /// controller's own, NewReno for all but Vegas).
     pub recovery: Option<String>,
     /// Defaults to start from: `"rfc"` (default) or `"ns2"` (ns-2.35 Agent/TCP: RTO in 10 ms ticks
@@ -354,10 +354,13 @@ pub struct RawTcp {
     pub preset: Option<String>,
     /// Maximum segment size (payload), default `"1460B"`.
     pub mss: Option<Quantity>,
-    /// IP + TCP header bytes per packet, default `"40B"`.
+    /// IP + TCP header bytes per data packet, default `"40B"`.
     pub header: Option<Quantity>,
-    /// Count option bytes (timestamps, SACK) in packet sizes (default false, as ns-2).
-    pub option_bytes: Option<bool>,
+    /// IP + TCP header bytes per pure ACK (ns-2's `Agent/TCPSink packetSize_`), default: `header`.
+    pub ack_header: Option<Quantity>,
+    /// Option bytes counted in packet sizes: `false` (default), `true` or `"rfc"` (RFC layout:
+    /// timestamps 12, SACK 4 + 8n), `"ns2"` (ns-2.35: timestamps 10 on data, 8 per SACK block).
+    pub option_bytes: Option<toml::Value>,
     /// Initial congestion window: `"2pkt"` (segments) or bytes; default per RFC 5681.
     pub initial_window: Option<Quantity>,
     /// Initial slow-start threshold (`"64KB"` or `"40pkt"`); default unbounded.
@@ -405,6 +408,9 @@ pub struct RawTcp {
     /// ns-2.35's loss-response arithmetic: `ssthresh = max(int(min(cwnd, rwnd) / 2), 2)` whole
     /// segments from the window (default false for rfc, true for ns2).
     pub ns2_window: Option<bool>,
+    /// Open with a three-way handshake (SYN, SYN-ACK, ACK) before any data (default false in
+    /// every preset).
+    pub handshake: Option<bool>,
     /// ERSN timer hold: expiries a segment held by an ERSN absorbs (default 0; Yun 2009).
     pub ersn_hold: Option<i64>,
     /// ESACK's ELN filter N: successive ELNs answered before a disconnection (default 2).

@@ -2,7 +2,7 @@
 
 use super::TcpParams;
 use super::receiver::TcpReceiver;
-use super::sender::{SegmentOut, TcpSender};
+use super::sender::{Ctl, SegmentOut, TcpSender};
 use crate::kernel::Timer;
 use crate::packet::{DEFAULT_TTL, Ecn, FlowId, IpHeader, NodeId, Packet, TcpHeader, Transport};
 use crate::time::SimTime;
@@ -48,6 +48,9 @@ impl TcpSenderAgent {
     /// The packet carrying segment `s`.
     pub fn packet(&self, now: SimTime, s: &SegmentOut) -> Packet {
         let p = &self.engine.c.p;
+        if s.ctl != Ctl::Data {
+            return self.control_packet(now, s);
+        }
         let header = TcpHeader {
             src_port: self.port,
             dst_port: self.dst_port,
@@ -63,7 +66,7 @@ impl TcpSenderAgent {
         };
         Packet {
             uid: 0,
-            size: p.header_bytes + p.options_len(0) + s.len,
+            size: p.header_bytes + p.data_options_len() + s.len,
             ip: IpHeader { src: self.node, dst: self.dst, ecn: if s.ect { Ecn::Ect0 } else { Ecn::NotEct }, ttl: DEFAULT_TTL },
             transport: Transport::Tcp(header),
             flow: self.flow,
@@ -72,6 +75,43 @@ impl TcpSenderAgent {
         }
     }
 }
+
+impl TcpSenderAgent {
+    /// The packet of a handshake segment: the SYN (sequence number ISN = -1, the one before the
+    /// first data byte; TSval = now) or the third segment (a pure ACK of the SYN-ACK, at sequence
+    /// 0, acknowledging the receiver's SYN).
+    fn control_packet(&self, now: SimTime, s: &SegmentOut) -> Packet {
+        let p = &self.engine.c.p;
+        let syn = s.ctl == Ctl::Syn;
+        let header = TcpHeader {
+            src_port: self.port,
+            dst_port: self.dst_port,
+            seq: if syn { ISN } else { 0 },
+            ack: 0,
+            payload: 0,
+            is_ack: !syn,
+            syn,
+            window: p.rcv_buffer,
+            timestamp: p.timestamps.then_some((now, SimTime::ZERO)),
+            tx_copy: s.copy,
+            ..Default::default()
+        };
+        let size = if syn { p.header_bytes + p.syn_options_len() } else { p.ack_header() + p.ack_options_len(0) };
+        Packet {
+            uid: 0,
+            size,
+            ip: IpHeader { src: self.node, dst: self.dst, ecn: Ecn::NotEct, ttl: DEFAULT_TTL },
+            transport: Transport::Tcp(header),
+            flow: self.flow,
+            created: now,
+            payload: 0,
+        }
+    }
+}
+
+/// The initial sequence number of both ends when the handshake is on: the number before the
+/// first data byte (0), so that data keeps its offsets; `0xFFFF_FFFF` on the wire.
+pub const ISN: u64 = u64::MAX;
 
 /// The receiving end of a TCP flow.
 #[derive(Clone, Debug)]
@@ -94,6 +134,8 @@ pub struct TcpReceiverAgent {
     pub params: TcpParams,
     /// Where the in-order bytes go.
     pub delivery: Delivery,
+    /// SYN-ACKs sent (one per SYN received; `handshake`).
+    pub syn_acks_sent: u64,
 }
 
 impl TcpReceiverAgent {
@@ -109,6 +151,35 @@ impl TcpReceiverAgent {
             delack_timer: Timer::new(),
             params: *p,
             delivery: Delivery::Flow,
+            syn_acks_sent: 0,
+        }
+    }
+
+    /// The SYN-ACK answering SYN `syn` (RFC 9293 3.5): sequence number ISN, acknowledging the
+    /// SYN (0 = the first data byte), the receive window, the SYN's TSval echoed. Sized as an ACK
+    /// header plus the SYN options ([`TcpParams::syn_options_len`]).
+    pub fn syn_ack_packet(&mut self, now: SimTime, syn: &TcpHeader) -> Packet {
+        let p = &self.params;
+        let h = TcpHeader {
+            src_port: self.port,
+            dst_port: self.peer_port,
+            seq: ISN,
+            ack: 0,
+            is_ack: true,
+            syn: true,
+            window: p.rcv_buffer,
+            timestamp: syn.timestamp.map(|(tsval, _)| (now, tsval)),
+            ..Default::default()
+        };
+        self.syn_acks_sent += 1;
+        Packet {
+            uid: 0,
+            size: p.ack_header() + p.syn_options_len(),
+            ip: IpHeader { src: self.node, dst: self.peer, ecn: Ecn::NotEct, ttl: DEFAULT_TTL },
+            transport: Transport::Tcp(h),
+            flow: self.flow,
+            created: now,
+            payload: 0,
         }
     }
 
@@ -119,12 +190,70 @@ impl TcpReceiverAgent {
         f.apply(&mut h);
         Packet {
             uid: 0,
-            size: self.params.header_bytes + self.params.options_len(f.sack_count as usize) + self.params.smart_option_len(),
+            size: self.params.ack_header() + self.params.ack_options_len(f.sack_count as usize) + self.params.smart_option_len(),
             ip: IpHeader { src: self.node, dst: self.peer, ecn: Ecn::NotEct, ttl: DEFAULT_TTL },
             transport: Transport::Tcp(h),
             flow: self.flow,
             created: now,
             payload: 0,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Packet sizes of data segments and ACKs under each option-byte accounting, derived by hand
+    //! from RFC 7323 Appendix A / RFC 2018 section 3 (NOP-padded layouts) and ns-2.35
+    //! (`TcpAgent::headersize()`, `Sacker::append_ack`).
+    use super::*;
+    use crate::tcp::{OptionBytes, Variant};
+
+    fn data_size(p: &TcpParams) -> u32 {
+        let a = TcpSenderAgent::new(NodeId(0), 0, NodeId(1), 1, FlowId(0), p);
+        let s =
+            SegmentOut { seq: 0, len: 1460, copy: 0, retx: None, ect: false, cwr: false, ts_ecr: SimTime::ZERO, ctl: Ctl::Data };
+        a.packet(SimTime::ZERO, &s).size
+    }
+
+    /// The size of an ACK carrying `blocks` SACK blocks (the receiver holds that many islands).
+    fn ack_size(p: &TcpParams, blocks: u64) -> u32 {
+        let mut a = TcpReceiverAgent::new(NodeId(1), 1, NodeId(0), 0, FlowId(0), p);
+        for k in 0..blocks {
+            a.engine.on_data(SimTime::ZERO, (2 * k + 1) * 1460, 1460, None, false, false);
+        }
+        let pkt = a.ack_packet(SimTime::ZERO);
+        let Transport::Tcp(h) = pkt.transport else { unreachable!() };
+        assert_eq!(h.sack_count as u64, blocks.min(p.max_sack_blocks() as u64));
+        pkt.size
+    }
+
+    #[test]
+    fn option_bytes_per_layout() {
+        let mut p = TcpParams::rfc(Variant::Sack, 1460);
+        // No option bytes (the default): 40 + payload, ACKs 40 whatever they carry.
+        assert_eq!((data_size(&p), ack_size(&p, 0), ack_size(&p, 3)), (1500, 40, 40));
+        // RFC layout without timestamps: SACK = NOP NOP kind len + 8n: 3 blocks -> 4 + 24 = 28.
+        p.option_bytes = OptionBytes::Rfc;
+        assert_eq!((data_size(&p), ack_size(&p, 0), ack_size(&p, 1), ack_size(&p, 3)), (1500, 40, 52, 68));
+        // Four blocks fit 40 option bytes without timestamps: 4 + 32 = 36.
+        assert_eq!(ack_size(&p, 4), 76);
+        // With timestamps: NOP NOP TS(10) = 12 on data and ACKs; at most 3 blocks: 12 + 28 = 40.
+        p.timestamps = true;
+        assert_eq!((data_size(&p), ack_size(&p, 0), ack_size(&p, 3), ack_size(&p, 4)), (1512, 52, 80, 80));
+        // ns-2.35: ts_option_size_ 10 on data only; 8 bytes per SACK block on ACKs.
+        p.option_bytes = OptionBytes::Ns2;
+        p.sack_blocks = 3;
+        assert_eq!((data_size(&p), ack_size(&p, 0), ack_size(&p, 1), ack_size(&p, 3)), (1510, 40, 48, 64));
+        p.timestamps = false;
+        assert_eq!((data_size(&p), ack_size(&p, 2)), (1500, 56));
+    }
+
+    #[test]
+    fn ack_header_is_separate_from_the_data_header() {
+        let mut p = TcpParams::rfc(Variant::NewReno, 1000);
+        p.header_bytes = 52;
+        assert_eq!((data_size(&p), ack_size(&p, 0)), (1512, 52), "ACKs default to the data header");
+        p.ack_header_bytes = 40;
+        assert_eq!((data_size(&p), ack_size(&p, 0)), (1512, 40));
     }
 }

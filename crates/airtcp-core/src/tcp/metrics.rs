@@ -75,6 +75,14 @@ pub struct SenderStats {
     pub rtt_max: Option<SimTime>,
     /// When every byte the application wrote was acknowledged (finite transfers).
     pub done_at: Option<SimTime>,
+    /// SYNs sent (`handshake`; 0 without).
+    pub syn_sent: u64,
+    /// SYN retransmissions (timer expiries in SYN-SENT).
+    pub syn_retransmissions: u64,
+    /// When the first SYN left.
+    pub handshake_started: Option<SimTime>,
+    /// When the SYN-ACK arrived (the handshake completed).
+    pub handshake_done: Option<SimTime>,
 }
 
 impl SenderStats {
@@ -242,4 +250,11 @@ pub struct TcpReport {
     pub completion_time_s: f64,
     /// File transfers: time from the flow start until the sender saw the last byte acknowledged.
     pub sender_done_s: f64,
+    /// With `handshake`: time from the first SYN to the SYN-ACK's arrival, seconds (NaN if it
+    /// never completed); absent without.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub handshake_time_s: Option<f64>,
+    /// With `handshake`: SYN retransmissions; absent without.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syn_retransmissions: Option<u64>,
 }

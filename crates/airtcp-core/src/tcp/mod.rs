@@ -28,6 +28,7 @@
 
 pub mod agent;
 pub mod cc;
+pub mod handshake;
 pub mod metrics;
 pub mod notify;
 pub mod params;
@@ -116,10 +117,15 @@ pub struct TcpParams {
     pub recovery: RecoveryKind,
     /// Sender maximum segment size (payload bytes of a full segment).
     pub mss: u32,
-    /// IP + TCP header bytes of every packet without options (ns-2: 40).
+    /// IP + TCP header bytes of every data packet without options (ns-2: `Agent/TCP
+    /// tcpip_base_hdr_size_`, 40).
     pub header_bytes: u32,
-    /// Add option bytes (timestamps 12, SACK 2 + 8n padded to 4) to packet sizes.
-    pub option_bytes: bool,
+    /// IP + TCP header bytes of a pure ACK without options; 0: the same as `header_bytes`
+    /// (ns-2 sizes its ACKs separately: `Agent/TCPSink packetSize_`, 40).
+    pub ack_header_bytes: u32,
+    /// Which option bytes packet sizes count ([`OptionBytes`]; default none, as ns-2's base
+    /// header).
+    pub option_bytes: OptionBytes,
     /// Initial congestion window in bytes.
     pub initial_cwnd: u64,
     /// Initial slow-start threshold in bytes (`u64::MAX`: unbounded).
@@ -167,6 +173,10 @@ pub struct TcpParams {
     /// window change) before the timer acts as usual. 0 (default): none, the ERSN only pushes
     /// the deadline to `now + RTO` once.
     pub ersn_hold: u32,
+    /// Open the connection with a three-way handshake (SYN, SYN-ACK, ACK; RFC 9293 3.5, RFC
+    /// 6298 2.1/5.7, RFC 5681 3.1; `tcp/handshake.rs`) before any data. Off by default in every
+    /// preset (ns-2's one-way TCP has none; see `docs/models/tcp.md`).
+    pub handshake: bool,
     /// ESACK's ELN filter (Yun 2009 section 4.2): ELNs for successive segments answered at once
     /// before the sender assumes a disconnection (default 2; 0: no filtering). Only `esack`
     /// reads it.
@@ -194,7 +204,8 @@ impl TcpParams {
             recovery,
             mss,
             header_bytes: 40,
-            option_bytes: false,
+            ack_header_bytes: 0,
+            option_bytes: OptionBytes::None,
             initial_cwnd: rfc5681_initial_window(mss),
             initial_ssthresh: u64::MAX,
             rcv_buffer: 65_535,
@@ -212,6 +223,7 @@ impl TcpParams {
             sack_blocks: 0,
             smart_acks: false,
             ersn_hold: 0,
+            handshake: false,
             eln_filter: 2,
             hack: false,
         }
@@ -238,21 +250,78 @@ impl TcpParams {
         if self.sack_blocks == 0 { rfc } else { (self.sack_blocks as usize).min(rfc) }
     }
 
-    /// Option bytes of a segment carrying `sack_blocks` SACK blocks.
-    pub fn options_len(&self, sack_blocks: usize) -> u32 {
-        if !self.option_bytes {
-            return 0;
+    /// Option bytes of a data segment: the timestamp option when timestamps are on (RFC 7323:
+    /// 10 bytes + 2 NOPs = 12; ns-2: `ts_option_size_` = 10, added by `TcpAgent::headersize()`).
+    pub fn data_options_len(&self) -> u32 {
+        match (self.option_bytes, self.timestamps) {
+            (OptionBytes::None, _) | (_, false) => 0,
+            (OptionBytes::Rfc, true) => 12,
+            (OptionBytes::Ns2, true) => 10,
         }
-        let ts = if self.timestamps { 12 } else { 0 };
-        let sack = if sack_blocks > 0 { 4 + 8 * sack_blocks as u32 } else { 0 };
-        ts + sack
+    }
+
+    /// Option bytes of a pure ACK carrying `sack_blocks` SACK blocks. RFC layout (RFC 7323
+    /// Appendix A, RFC 2018 section 3): timestamps 2 NOPs + 10 = 12, SACK 2 NOPs + 2 + 8n =
+    /// 4 + 8n. ns-2.35: 8 bytes per SACK block and nothing else (`Sacker::append_ack` in
+    /// `tcp-sink.cc`: `ch->size() += sack_index * 8`; the sink adds no timestamp bytes).
+    pub fn ack_options_len(&self, sack_blocks: usize) -> u32 {
+        let n = sack_blocks as u32;
+        match self.option_bytes {
+            OptionBytes::None => 0,
+            OptionBytes::Rfc => {
+                let ts = if self.timestamps { 12 } else { 0 };
+                let sack = if n > 0 { 4 + 8 * n } else { 0 };
+                ts + sack
+            }
+            OptionBytes::Ns2 => 8 * n,
+        }
+    }
+
+    /// Option bytes of a SYN or SYN-ACK. RFC layout (as Linux sends them): MSS (4; RFC 9293
+    /// 3.7.1), then SACK-permitted (2; RFC 2018 section 2) and timestamps (10) together as 12, or
+    /// 2 NOPs + timestamps = 12, or 2 NOPs + SACK-permitted = 4. ns-2.35 sizes its SYN at
+    /// `tcpip_base_hdr_size_` (40 B: no options) and the sink's answer at its `packetSize_`.
+    pub fn syn_options_len(&self) -> u32 {
+        match self.option_bytes {
+            OptionBytes::None | OptionBytes::Ns2 => 0,
+            OptionBytes::Rfc => {
+                4 + if self.timestamps {
+                    12
+                } else if self.sack {
+                    4
+                } else {
+                    0
+                }
+            }
+        }
+    }
+
+    /// IP + TCP header bytes of a pure ACK without options (`ack_header_bytes`, else
+    /// `header_bytes`).
+    pub fn ack_header(&self) -> u32 {
+        if self.ack_header_bytes == 0 { self.header_bytes } else { self.ack_header_bytes }
     }
 
     /// Option bytes of the SMART option on an ACK (choice: kind, length and a 4-byte sequence
     /// number, padded to 8), when option bytes are counted and SMART ACKs are on.
     pub fn smart_option_len(&self) -> u32 {
-        if self.option_bytes && self.smart_acks { 8 } else { 0 }
+        if self.option_bytes != OptionBytes::None && self.smart_acks { 8 } else { 0 }
     }
+}
+
+/// Which TCP option bytes packet sizes count (scenario key `option_bytes`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptionBytes {
+    /// None: every packet is its header plus payload (`option_bytes = false`, the default; ns-2
+    /// with its default `ts_option_ false` and without SACK).
+    None,
+    /// The RFC wire layout, NOP-padded to 32-bit words (`option_bytes = true` or `"rfc"`):
+    /// timestamps 12 bytes on data and ACKs, SACK 4 + 8n on ACKs.
+    Rfc,
+    /// What ns-2.35 charges (`option_bytes = "ns2"`): timestamps 10 bytes on data only
+    /// (`ts_option_size_`), 8 bytes per SACK block on ACKs.
+    Ns2,
 }
 
 /// RFC 5681 initial window: `min(4 * SMSS, max(2 * SMSS, 4380))` bytes.

@@ -176,6 +176,19 @@ impl RtoEstimator {
         }
     }
 
+    /// RFC 6298 5.7, when data transmission begins after a handshake whose SYN timed out: "the
+    /// RTO MUST be re-initialized to 3 seconds" if it was less. The backoff is cleared and, with
+    /// no sample taken (Karn: a retransmitted SYN gives none), the RTO before the first sample
+    /// becomes `max(initial, 3 s)`.
+    pub fn reinit_after_syn_loss(&mut self) {
+        const THREE_S: SimTime = SimTime::from_secs(3);
+        self.backoff = 1;
+        if !self.has_sample {
+            self.p.initial = self.p.initial.max(THREE_S);
+            self.ns2_rtxcur = self.ns2_rtxcur.max(THREE_S.as_nanos());
+        }
+    }
+
     /// Doubles the RTO after an expiry (Karn/RFC 6298 5.5).
     pub fn back_off(&mut self) {
         match self.p.algorithm {
@@ -381,5 +394,24 @@ mod tests {
         // The next sample counts as a first one and clears the backoff.
         e.sample(ms(10), ms(100), false);
         assert_eq!((e.backoff(), e.srtt()), (1, Some(ms(500))));
+    }
+
+    #[test]
+    fn syn_loss_reinitialises_the_rto_to_3s_but_never_lowers_it() {
+        // RFC 6298 5.7: an RTO below 3 s becomes 3 s; the backoff of the SYN's expiries is cleared.
+        let mut e = RtoEstimator::new(RtoParams::RFC6298);
+        e.back_off();
+        e.reinit_after_syn_loss();
+        assert_eq!((e.rto(), e.backoff()), (ms(3000), 1));
+        let mut p = RtoParams::RFC6298;
+        p.initial = ms(5000);
+        let mut e = RtoEstimator::new(p);
+        e.reinit_after_syn_loss();
+        assert_eq!(e.rto(), ms(5000));
+        // ns-2's estimator (initial 3 s) stays at 3 s.
+        let mut e = RtoEstimator::new(RtoParams::NS2);
+        e.back_off();
+        e.reinit_after_syn_loss();
+        assert_eq!(e.rto(), ms(3000));
     }
 }

@@ -9,6 +9,7 @@
 
 use super::TcpParams;
 use super::cc::{AnyCc, CongestionControl};
+use super::handshake::{Handshake, HandshakeState};
 use super::metrics::{RetxCause, RttSample, SenderStats, TcpSample};
 use super::notify::Notification;
 use super::recovery::{AnyRecovery, LossRecovery};
@@ -34,6 +35,27 @@ pub struct SegmentOut {
     pub cwr: bool,
     /// Timestamp echo (TSecr) to carry.
     pub ts_ecr: SimTime,
+    /// A data segment or one of the handshake's control segments.
+    pub ctl: Ctl,
+}
+
+/// What a [`SegmentOut`] is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum Ctl {
+    /// A data segment (the only kind without `handshake`).
+    #[default]
+    Data,
+    /// A SYN (`tcp/handshake.rs`).
+    Syn,
+    /// The handshake's third segment: a pure ACK of the SYN-ACK.
+    Ack,
+}
+
+impl SegmentOut {
+    /// A handshake control segment without payload (`copy`: its transmission index).
+    pub fn control(ctl: Ctl, copy: u16) -> Self {
+        SegmentOut { seq: 0, len: 0, copy, retx: None, ect: false, cwr: false, ts_ecr: SimTime::ZERO, ctl }
+    }
 }
 
 /// A retransmission-timer expiry, for the spurious-timeout ground truth.
@@ -205,7 +227,16 @@ impl Core {
         self.stats.bytes_sent += len as u64;
         self.stats.retx[cause.index()] += 1;
         self.stats.retx_bytes += len as u64;
-        self.out.segments.push(SegmentOut { seq, len, copy, retx: Some(cause), ect: false, cwr: false, ts_ecr: self.ts_recent });
+        self.out.segments.push(SegmentOut {
+            seq,
+            len,
+            copy,
+            retx: Some(cause),
+            ect: false,
+            cwr: false,
+            ts_ecr: self.ts_recent,
+            ctl: Ctl::Data,
+        });
         if cause == RetxCause::FastRetransmit && self.p.ns2_window {
             // ns-2.35's dupack_action calls reset_rtx_timer(1, 0): the timer restarts (without
             // backoff) at the fast retransmit and the RTT measurement in progress is dropped.
@@ -239,7 +270,16 @@ impl Core {
         self.stats.segments_sent += 1;
         self.stats.bytes_sent += len as u64;
         let cwr = self.p.ecn && std::mem::take(&mut self.cwr_pending);
-        self.out.segments.push(SegmentOut { seq, len, copy: 0, retx: None, ect: self.p.ecn, cwr, ts_ecr: self.ts_recent });
+        self.out.segments.push(SegmentOut {
+            seq,
+            len,
+            copy: 0,
+            retx: None,
+            ect: self.p.ecn,
+            cwr,
+            ts_ecr: self.ts_recent,
+            ctl: Ctl::Data,
+        });
         self.start_timer_if_idle(now);
     }
 
@@ -355,6 +395,8 @@ pub struct TcpSender {
     pub cc: AnyCc,
     /// Loss recovery.
     pub rec: AnyRecovery,
+    /// The optional three-way handshake (established from the start when off).
+    pub hs: Handshake,
 }
 
 impl TcpSender {
@@ -397,7 +439,7 @@ impl TcpSender {
             rtt_series: None,
             ersn_holds: 0,
         };
-        TcpSender { c, cc: AnyCc::new(&p.cc), rec: AnyRecovery::new(p.recovery) }
+        TcpSender { c, cc: AnyCc::new(&p.cc), rec: AnyRecovery::new(p.recovery), hs: Handshake::new(p.handshake) }
     }
 
     /// Turns on the state and RTT time series.
@@ -442,6 +484,16 @@ impl TcpSender {
             None => u64::MAX,
             Some(b) => self.c.app_end.saturating_add(b),
         };
+        match self.hs.state {
+            HandshakeState::Established => {}
+            HandshakeState::Closed => {
+                // The first write opens the connection: data waits for the SYN-ACK.
+                self.hs.open(&mut self.c, now);
+                self.c.record(now);
+                return;
+            }
+            HandshakeState::SynSent => return,
+        }
         self.send(now);
         self.c.arm_persist_if_blocked(now);
         self.c.record(now);
@@ -456,6 +508,19 @@ impl TcpSender {
     /// An ACK segment arrived.
     pub fn on_ack(&mut self, now: SimTime, h: &TcpHeader) {
         self.begin();
+        if !self.hs.established() || h.syn {
+            // Handshake (`tcp/handshake.rs`): in SYN-SENT only a SYN-ACK of our SYN counts;
+            // afterwards a SYN-ACK answers a retransmitted SYN and is ignored.
+            if self.hs.state == HandshakeState::SynSent && h.syn && h.is_ack && h.ack == 0 {
+                if let Some(rtt) = self.hs.on_syn_ack(&mut self.c, now) {
+                    self.cc.on_rtt(rtt);
+                }
+                self.send(now);
+                self.c.arm_persist_if_blocked(now);
+                self.c.record(now);
+            }
+            return;
+        }
         let c = &mut self.c;
         c.stats.acks_received += 1;
         if h.ack > c.snd_max {
@@ -564,6 +629,11 @@ impl TcpSender {
             return;
         }
         c.rto_deadline = None;
+        if self.hs.state == HandshakeState::SynSent {
+            self.hs.on_timeout(c, now);
+            c.record(now);
+            return;
+        }
         if std::mem::take(&mut c.persist) {
             // RFC 9293 3.8.6.1: probe the window with new data, without any congestion
             // response: what fits a window smaller than a segment (the SWS override of RFC 9293

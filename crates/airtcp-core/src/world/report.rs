@@ -263,6 +263,11 @@ impl World {
             notifications: st.eln + st.ersn,
             completion_time_s: since_start(rs.complete_at),
             sender_done_s: since_start(st.done_at),
+            handshake_time_s: s.engine.c.p.handshake.then(|| match (st.handshake_started, st.handshake_done) {
+                (Some(a), Some(b)) => (b - a).as_secs_f64(),
+                _ => nan,
+            }),
+            syn_retransmissions: s.engine.c.p.handshake.then_some(st.syn_retransmissions),
         })
     }
 }

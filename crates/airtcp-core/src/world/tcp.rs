@@ -13,6 +13,7 @@ use crate::packet::{FlowId, PacketId, Transport};
 use crate::stats::DropCause;
 use crate::tcp::Notification;
 use crate::tcp::agent::TcpTimer;
+use crate::tcp::sender::Ctl;
 use crate::time::SimTime;
 use crate::transport::Agent;
 use crate::transport::relay::Delivery;
@@ -80,6 +81,8 @@ impl World {
         for s in &self.seg_scratch {
             let mut pkt = a.packet(now, s);
             match relay {
+                // Handshake segments are not data: the flow counts data segments only.
+                _ if s.ctl != Ctl::Data => {}
                 None => self.flows[flow].monitor.on_sent(now, s.len),
                 Some(r) => pkt.created = r.created_of(s.seq).unwrap_or(now),
             }
@@ -175,6 +178,9 @@ impl World {
         let p = &self.packets[id];
         let Transport::Tcp(h) = p.transport else { return self.lt_on_drop(id) };
         let flow = p.flow.0 as usize;
+        if h.syn {
+            return true; // a lost SYN or SYN-ACK shows as a SYN retransmission, not a data or ACK drop
+        }
         self.endpoints.count_drop(flow as u32, h.src_port, h.dst_port, h.payload == 0);
         if h.payload == 0 {
             if let Some(f) = self.flows.get_mut(flow) {
@@ -204,6 +210,13 @@ impl World {
             return;
         }
         match &mut self.agents[port as usize] {
+            Agent::TcpReceiver(a) if h.syn && !h.is_ack => {
+                // The handshake (`tcp/handshake.rs`): every SYN is answered with a SYN-ACK.
+                let pkt = a.syn_ack_packet(now, &h);
+                let node = a.node;
+                let id = self.packets.alloc(pkt);
+                self.send_from_node(node, id);
+            }
             Agent::TcpReceiver(a) if h.payload > 0 => {
                 let flow = a.flow.0 as usize;
                 let relay = match a.delivery {

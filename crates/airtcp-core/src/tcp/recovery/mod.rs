@@ -17,6 +17,7 @@ pub mod lhp;
 pub mod newreno;
 pub mod reno;
 pub mod sack;
+pub mod sack1;
 pub mod tahoe;
 pub mod vegas;
 
@@ -206,6 +207,8 @@ loss_recoveries! {
     NewReno(newreno::NewReno),
     /// RFC 6675.
     Sack(sack::Sack),
+    /// ns-2.35's `Agent/TCP/Sack1` (its pipe count, hole choice and timeout rules).
+    Sack1(sack1::Sack1),
     /// Vegas' fine-grained early retransmit over Reno-style recovery.
     Vegas(vegas::VegasRecovery),
     /// Yun 2009's ELN-capable SACK (sending-order queue, ELN filtering).
