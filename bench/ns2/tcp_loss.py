@@ -45,7 +45,7 @@ queue = {{ type = "drop_tail", limit = "1000pkt" }}
 [[flows]]
 src = "s"
 dst = "d"
-transport = {{ type = "tcp", variant = "{v}", preset = "ns2", mss = "1460B", window = "64pkt" }}
+transport = {{ type = "tcp", variant = "{v}", preset = "ns2", ns2_recover = true, mss = "1460B", window = "64pkt" }}
 app = {{ type = "bulk" }}
 """
 

@@ -411,6 +411,9 @@ pub struct RawTcp {
     /// Open with a three-way handshake (SYN, SYN-ACK, ACK) before any data (default false in
     /// every preset).
     pub handshake: Option<bool>,
+    /// ns-2.35's recovery-entry test: a fast retransmit only once the cumulative ACK passes
+    /// `recover` by a segment (default false in every preset).
+    pub ns2_recover: Option<bool>,
     /// ERSN timer hold: expiries a segment held by an ERSN absorbs (default 0; Yun 2009).
     pub ersn_hold: Option<i64>,
     /// ESACK's ELN filter N: successive ELNs answered before a disconnection (default 2).

@@ -156,6 +156,10 @@ pub struct TcpParams {
     /// inflation excluded), not from FlightSize (`TcpAgent::slowdown(CLOSE_SSTHRESH_HALF)` with
     /// `precisionReduce_ true`), after duplicate ACKs, an ECN echo and a timeout alike.
     pub ns2_window: bool,
+    /// ns-2.35's test for a new NewReno/SACK recovery episode (`bugFix_`, careful variant:
+    /// `highest_ack_ > recover_` in packet numbers; [`recovery::may_start_episode`]). Off in every
+    /// preset (RFC 6582's `snd_una >= recover`); the ns-2.35 cross-check turns it on.
+    pub ns2_recover: bool,
     /// Honour a zero (or sub-segment) advertised window with a persist timer and window probes
     /// (RFC 9293 3.8.6.1). Off: the usable window is floored at one MSS and never closes, as
     /// ns-2 (whose one-way TCP has no receiver window in its ACKs).
@@ -219,6 +223,7 @@ impl TcpParams {
             rto: RtoParams::RFC6298,
             clear_sack_on_rto: false,
             ns2_window: false,
+            ns2_recover: false,
             zero_window: true,
             sack_blocks: 0,
             smart_acks: false,

@@ -209,6 +209,8 @@ impl Path {
 const FILE: u64 = 40 * MSS;
 const END: SimTime = SimTime::from_secs(30);
 
+mod ns2_episode;
+
 /// Segments 0..9 leave at t = 0; segment i reaches the receiver at 51 + i ms and its ACK the
 /// sender at 101 + i ms. The ACKs of segments 0, 1, 2 grow cwnd in congestion avoidance by
 /// MSS*MSS/cwnd (100, 99, 98 bytes: 10000 -> 10100 -> 10199 -> 10297) and release segments 10, 11,

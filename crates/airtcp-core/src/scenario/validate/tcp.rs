@@ -53,6 +53,7 @@ impl Validator<'_> {
                 max_sack_blocks: None,
                 smart_acks: None,
                 ns2_window: None,
+                ns2_recover: None,
                 ersn_hold: None,
                 handshake: None,
                 eln_filter: None,
@@ -272,6 +273,8 @@ impl Validator<'_> {
         p.handshake = t.handshake.unwrap_or(false);
         p.zero_window = t.zero_window.unwrap_or(!ns2);
         p.ns2_window = t.ns2_window.unwrap_or(ns2);
+        // Not part of the ns2 preset (yet): see docs/models/tcp.md, "Recovery entry".
+        p.ns2_recover = t.ns2_recover.unwrap_or(false);
         match t.max_sack_blocks {
             None => p.sack_blocks = if ns2 { 3 } else { 0 },
             Some(n @ 1..=4) => p.sack_blocks = n as u8,

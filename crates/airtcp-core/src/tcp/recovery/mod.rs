@@ -43,6 +43,20 @@ impl AckVerdict {
     pub const HOLD: AckVerdict = AckVerdict { grow: false, restart_timer: true };
 }
 
+/// Whether the `dupthresh`-th duplicate ACK may start a new recovery episode (NewReno, SACK).
+///
+/// RFC 6582 section 3.2 step 1: only if the cumulative ACK covers `recover` (HighData when the
+/// last episode began or the last timeout fired), i.e. `snd_una >= recover`. With `ns2_recover`
+/// ns-2.35's "careful" `bugFix_` test instead (`NewRenoTcpAgent::dupack_action`,
+/// `Sack1TcpAgent::dupack_action`: `highest_ack_ > recover_`, with `recover_ = maxseq_`, in packet
+/// numbers): an ACK of exactly everything sent before (`snd_una == recover`) is not enough, one
+/// segment sent after it must be acknowledged too; ns-2's `bugfix_ss_` exception
+/// (`highest_ack_ == 0`: no data acknowledged yet) still allows the first fast retransmit.
+#[inline]
+pub fn may_start_episode(c: &Core) -> bool {
+    if c.p.ns2_recover { c.snd_una > c.recover || c.snd_una == 0 } else { c.snd_una >= c.recover }
+}
+
 /// The hooks the sender engine calls.
 pub trait LossRecovery {
     /// Whether a loss-recovery episode is in progress (default: never).
@@ -219,4 +233,36 @@ loss_recoveries! {
     Lhp(lhp::Lhp),
     /// 4.4BSD Reno's fast retransmit and recovery.
     Bsd(bsd::Bsd),
+}
+
+#[cfg(test)]
+mod episode_tests {
+    use super::super::sender::TcpSender;
+    use super::super::{TcpParams, Variant};
+    use super::may_start_episode;
+
+    #[test]
+    fn ns2_needs_one_segment_beyond_recover() {
+        // (ns2, snd_una, recover) -> may start. RFC 6582: snd_una >= recover. ns-2.35:
+        // highest_ack_ > recover_ in packets, i.e. snd_una > recover; nothing acknowledged yet
+        // (highest_ack_ == 0, `bugfix_ss_`) is the exception.
+        for (ns2, una, recover, want) in [
+            (false, 13000, 13000, true),
+            (true, 13000, 13000, false),
+            (false, 12000, 13000, false),
+            (true, 12000, 13000, false),
+            (false, 14000, 13000, true),
+            (true, 14000, 13000, true),
+            (false, 0, 0, true),
+            (true, 0, 0, true),
+            (true, 0, 5000, true),
+        ] {
+            let mut p = TcpParams::rfc(Variant::NewReno, 1000);
+            p.ns2_recover = ns2;
+            let mut s = TcpSender::new(&p);
+            s.c.snd_una = una;
+            s.c.recover = recover;
+            assert_eq!(may_start_episode(&s.c), want, "ns2 {ns2}, snd_una {una}, recover {recover}");
+        }
+    }
 }

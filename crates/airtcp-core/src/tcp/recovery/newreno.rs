@@ -1,7 +1,8 @@
 //! NewReno (RFC 6582):
 //! - enter fast recovery on the `dupthresh`-th duplicate ACK only if the cumulative ACK covers
 //!   `recover` (no new episode for losses of a window already being recovered, nor right after a
-//!   timeout); then `recover = HighData`, `ssthresh = max(FlightSize / 2, 2 SMSS)`, retransmit,
+//!   timeout; ns-2.35's stricter test with `ns2_recover`, [`super::may_start_episode`]); then
+//!   `recover = HighData`, `ssthresh = max(FlightSize / 2, 2 SMSS)`, retransmit,
 //!   `cwnd = ssthresh + 3 SMSS`; duplicate ACKs inflate `cwnd` by 1 SMSS;
 //! - partial ACK (below `recover`): retransmit the first unacknowledged segment, deflate `cwnd` by
 //!   the bytes acknowledged and add back 1 SMSS if at least 1 SMSS was acknowledged; restart the
@@ -38,7 +39,7 @@ impl LossRecovery for NewReno {
     /// the rest is RFC 5681's.
     fn on_dupack(&mut self, c: &mut Core, cc: &mut AnyCc, now: SimTime) {
         if !self.fast.in_recovery && c.dupacks == c.p.dupthresh && !c.head_held() {
-            if c.snd_una < c.recover {
+            if !super::may_start_episode(c) {
                 return; // not a new loss episode
             }
             c.recover = c.snd_max;

@@ -2,8 +2,9 @@
 //!
 //! - Entry (section 5): on a duplicate ACK when `dupacks >= DupThresh` or `IsLost(HighACK + 1)`,
 //!   provided `HighACK >= RecoveryPoint` of the previous episode/timeout (no new episode inside
-//!   one): `RecoveryPoint = HighData`, `ssthresh = cwnd = max(FlightSize / 2, 2 SMSS)`, retransmit
-//!   the first segment, `HighRxt` = its end.
+//!   one; with `ns2_recover` ns-2.35's stricter test after a timeout,
+//!   [`super::may_start_episode`]): `RecoveryPoint = HighData`, `ssthresh = cwnd =
+//!   max(FlightSize / 2, 2 SMSS)`, retransmit the first segment, `HighRxt` = its end.
 //! - During recovery, on every ACK: `pipe` is recomputed (`SetPipe`) and while
 //!   `cwnd - pipe >= 1 SMSS` the segment chosen by `NextSeg()` is sent: (1) the lowest un-SACKed
 //!   segment above `HighRxt` that `IsLost`; (2) new data if the receiver window allows; (3) the
@@ -50,7 +51,7 @@ impl LossRecovery for Sack {
             return; // sending happens in `send`
         }
         let trigger = c.dupacks >= c.p.dupthresh || c.segs.is_lost(0, c.p.dupthresh, c.mss);
-        if trigger && c.snd_una >= c.recover && !c.head_held() {
+        if trigger && super::may_start_episode(c) && !c.head_held() {
             self.enter(c, cc, now);
         } else {
             c.limited_transmit(now);
@@ -65,6 +66,11 @@ impl LossRecovery for Sack {
         if c.snd_una >= self.recovery_point {
             self.in_recovery = false;
             c.segs.clear_recovery_marks();
+            if c.p.ns2_recover {
+                // ns-2.35 `Sack1TcpAgent::recv`: `recover_ = 0` when fast recovery ends, so the
+                // stricter ns-2 entry test (`may_start_episode`) only bites after a timeout.
+                c.recover = 0;
+            }
         }
         self.high_rxt = self.high_rxt.max(c.snd_una);
         AckVerdict::HOLD
