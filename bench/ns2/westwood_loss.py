@@ -5,7 +5,7 @@ direction), in airtcp (ns2 preset), ns-2.35 (`westwood_loss.tcl`: Agent/TCP/Linu
 (`../ns3/westwood_loss.cc`: TcpWestwood WESTWOODPLUS, TcpVeno, TcpNewReno, SACK off).
 
 Usage: python3 bench/ns2/westwood_loss.py [--seeds 3] [--duration 100] [--losses 0.01,0.02,0.05,0.1]
-       [--sim PATH] [--ns3 PATH] [--cc westwood,veno] [--airtcp-extra 'westwood_filter = "linux"']
+       [--sim PATH] [--ns3 PATH] [--cc westwood,veno] [--cc westwood --airtcp-extra 'filter = "linux"']
 Prints one table per controller: goodput (kb/s) and the mean timeouts / fast recoveries per run in
 each simulator, and each simulator's gain over its own NewReno. Needs `ns` (Debian ns2) and the
 ns-3 program built by `bench/ns3/build.sh`. Runs at most 2 processes at a time; a reference run
@@ -59,9 +59,11 @@ app = {{ type = "bulk" }}
 def airtcp(sim, cc, p, dur, seed, extra, recovery="newreno"):
     if cc == "newreno":
         spec = f'variant = "{"sack" if recovery == "sack" else "newreno"}"'
+    elif extra:
+        spec = f'cc = {{ type = "{cc}", {extra} }}, recovery = "{recovery}"'
     else:
         spec = f'cc = "{cc}", recovery = "{recovery}"'
-    text = WIRED.format(dur=dur, p=p, cc=spec, extra=(", " + extra) if extra and cc != "newreno" else "")
+    text = WIRED.format(dur=dur, p=p, cc=spec, extra="")
     with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
         f.write(text)
     out = subprocess.run([sim, f.name, "--seed", str(seed)], capture_output=True, text=True, check=True).stdout
@@ -116,7 +118,7 @@ def main():
     ap.add_argument("--sim", default=os.path.join(HERE, "../../target/release/airtcp-sim"))
     ap.add_argument("--ns3", default=os.path.join(HERE, "../ns3/westwood_loss"))
     ap.add_argument("--ns3-min-rto", type=float, default=0.2, help="ns-3 MinRto, s (ns-2 and airtcp: 0.2)")
-    ap.add_argument("--airtcp-extra", default="", help="extra transport keys for the airtcp cc runs")
+    ap.add_argument("--airtcp-extra", default="", help="extra keys of the airtcp cc table (one --cc only)")
     ap.add_argument("--no-ns", action="store_true", help="airtcp only")
     ap.add_argument(
         "--airtcp-recovery",

@@ -5,7 +5,7 @@
 // queues, SACK off (the setting), ns-3 defaults otherwise (timestamps on, MinRto --minRto).
 // Same path as bench/ns2/westwood_loss.tcl and the airtcp scenario in bench/ns2/westwood_loss.py.
 // Usage: westwood_loss --cc=westwood|veno|newreno --p=0.01 --duration=100 --seed=1 [--sack=0]
-//        [--filter=tustin|none] [--minRto=0.2]
+//        [--filter=tustin|none] [--minRto=0.2] [--trace=1 (state and ssthresh changes on stderr)]
 // Prints: cc p seed goodput_kbps timeouts fast_recoveries (goodput from the sink's bytes after 10 s)
 // Reference only: airtcp never needs ns-3.
 #include "ns3/applications-module.h"
@@ -22,14 +22,31 @@ static uint32_t g_timeouts = 0, g_recoveries = 0;
 static Ptr<PacketSink> g_sink;
 static uint64_t g_rx0 = 0;
 
+static bool g_trace = false;
+static uint32_t g_cwnd = 0;
+
 static void CongStateChange(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now) {
     if (now == TcpSocketState::CA_LOSS) g_timeouts++;
     if (now == TcpSocketState::CA_RECOVERY) g_recoveries++;
+    if (g_trace)
+        std::fprintf(stderr, "%.6f state %s cwnd %u\n", Simulator::Now().GetSeconds(),
+                     TcpSocketState::TcpCongStateName[now], g_cwnd);
+}
+
+static void CwndChange(uint32_t, uint32_t now) { g_cwnd = now; }
+
+static void SsthreshChange(uint32_t, uint32_t now) {
+    std::fprintf(stderr, "%.6f ssthresh %u cwnd %u\n", Simulator::Now().GetSeconds(), now, g_cwnd);
 }
 
 static void Hook() {
     Config::ConnectWithoutContext("/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/CongState",
                                   MakeCallback(&CongStateChange));
+    Config::ConnectWithoutContext("/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/CongestionWindow",
+                                  MakeCallback(&CwndChange));
+    if (g_trace)
+        Config::ConnectWithoutContext("/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/SlowStartThreshold",
+                                      MakeCallback(&SsthreshChange));
 }
 
 static void Mark() { g_rx0 = g_sink->GetTotalRx(); }
@@ -47,6 +64,7 @@ int main(int argc, char* argv[]) {
     cmd.AddValue("sack", "SACK on", sack);
     cmd.AddValue("filter", "Westwood filter tustin|none", filter);
     cmd.AddValue("minRto", "minimum RTO, s", minRto);
+    cmd.AddValue("trace", "print state and ssthresh changes on stderr", g_trace);
     cmd.Parse(argc, argv);
     RngSeedManager::SetSeed(1);
     RngSeedManager::SetRun(seed);
