@@ -9,7 +9,7 @@ use airtcp_core::tcp::cc::ideal_bwe::IdealBweParams;
 use airtcp_core::tcp::cc::jersey::{JerseyParams, OwndRtt};
 use airtcp_core::tcp::cc::jtcp::JtcpParams;
 use airtcp_core::tcp::cc::tibet::TibetParams;
-use airtcp_core::tcp::cc::veno::ReduceFrom;
+use airtcp_core::tcp::cc::veno::{ReduceFrom, VenoTimeout};
 use airtcp_core::tcp::cc::westwood::{WestwoodFilter, WestwoodTimeout};
 use airtcp_core::tcp::{CcParams, RecoveryKind, TcpParams, VegasParams, VenoParams, WestwoodParams};
 use airtcp_core::time::SimTime;
@@ -75,9 +75,15 @@ fn accepted_forms() {
         ("cc = \"veno\"", CcParams::Veno(VenoParams::default()), RecoveryKind::NewReno, "veno"),
         (
             "cc = { type = \"veno\", beta = 2, reduce_from = \"flight\" }, recovery = \"reno\"",
-            CcParams::Veno(VenoParams { beta: 2, reduce_from: ReduceFrom::Flight }),
+            CcParams::Veno(VenoParams { beta: 2, reduce_from: ReduceFrom::Flight, ..VenoParams::default() }),
             RecoveryKind::Reno,
             "veno+reno",
+        ),
+        (
+            "cc = { type = \"veno\", after_timeout = \"veno\" }",
+            CcParams::Veno(VenoParams { after_timeout: VenoTimeout::Veno, ..VenoParams::default() }),
+            RecoveryKind::NewReno,
+            "veno",
         ),
         ("cc = \"jersey\"", CcParams::Jersey(JerseyParams::default()), RecoveryKind::NewReno, "jersey"),
         (
@@ -139,6 +145,12 @@ fn cases() -> Vec<(&'static str, &'static str, &'static str, Vec<&'static str>)>
             "cc = { type = \"veno\", alpha = 2 }",
             "cc.alpha",
             vec!["unknown field `alpha`", "`beta`", "`reduce_from`"],
+        ),
+        (
+            "veno after_timeout",
+            "cc = { type = \"veno\", after_timeout = \"bwe\" }",
+            "cc.after_timeout",
+            vec!["\"bwe\"", "\"reno\"", "\"veno\""],
         ),
         ("veno beta range", "cc = { type = \"veno\", beta = -1 }", "cc.beta", vec!["-1", "0 to 1000 segments"]),
         ("veno beta type", "cc = { type = \"veno\", beta = \"3\" }", "cc.beta", vec!["\"3\"", "integer"]),
