@@ -6,7 +6,9 @@
 # rate halving; or VARIANT = newreno for ns-2's own Agent/TCP/Newreno with a plain sink
 # (tcp_loss.tcl). Timestamps stay off: with them on, some runs livelocked while growing a
 # "timestamp table" by gigabytes (one, westwood 2% seed 1, livelocks without them too near
-# t = 1.2 s: westwood_loss.py caps memory and wall time and reports such runs as hung).
+# t = 1.2 s; westwood 5% seed 1 instead stalls with cwnd_ 0 after an early loss, ack_ stuck at
+# 17): westwood_loss.py caps memory and wall time and reports such runs, and runs without goodput,
+# as hung.
 # 1460 B segments, window 64 packets, no delayed ACK, 1000-packet queues.
 # Usage: ns westwood_loss.tcl VARIANT(westwood|veno|reno|newreno) P DURATION_S SEED
 # Prints: variant p seed goodput_kbps timeouts fast_recoveries (goodput after t = 10 s)
