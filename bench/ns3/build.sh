@@ -2,6 +2,6 @@
 # Builds the ns-3 reference programs against Debian's libns3-dev (apt-get install libns3-dev g++).
 set -e
 cd "$(dirname "$0")"
-for p in chain_udp infra_udp; do
-  g++ -O2 -std=c++17 -o "$p" "$p.cc" $(pkg-config --cflags --libs ns3-core ns3-network ns3-mobility ns3-wifi ns3-internet ns3-applications ns3-propagation ns3-point-to-point)
+for p in chain_udp infra_udp westwood_loss; do
+  g++ -O2 -std=c++17 -o "$p" "$p.cc" $(pkg-config --cflags --libs ns3-core ns3-network ns3-mobility ns3-wifi ns3-internet ns3-applications ns3-propagation ns3-point-to-point ns3-traffic-control)
 done

@@ -9,7 +9,8 @@ use airtcp_core::tcp::cc::ideal_bwe::IdealBweParams;
 use airtcp_core::tcp::cc::jersey::{JerseyParams, OwndRtt};
 use airtcp_core::tcp::cc::jtcp::JtcpParams;
 use airtcp_core::tcp::cc::tibet::TibetParams;
-use airtcp_core::tcp::cc::veno::ReduceFrom;
+use airtcp_core::tcp::cc::veno::{ReduceFrom, VenoTimeout};
+use airtcp_core::tcp::cc::westwood::{WestwoodFilter, WestwoodTimeout};
 use airtcp_core::tcp::{CcParams, RecoveryKind, TcpParams, VegasParams, VenoParams, WestwoodParams};
 use airtcp_core::time::SimTime;
 
@@ -45,22 +46,44 @@ fn accepted_forms() {
         ("cc = \"vegas\", recovery = \"vegas\"", vegas(1, 3, 1, false), RecoveryKind::Vegas, "vegas"),
         (
             "variant = \"westwood\", westwood_gain = 0.8",
-            CcParams::Westwood(WestwoodParams { gain: 0.8, min_interval: SimTime::ZERO }),
+            CcParams::Westwood(WestwoodParams { gain: 0.8, min_interval: SimTime::ZERO, ..WestwoodParams::default() }),
             RecoveryKind::NewReno,
             "westwood",
         ),
         (
             "cc = { type = \"westwood\", min_interval = \"50ms\" }, recovery = \"sack\"",
-            CcParams::Westwood(WestwoodParams { gain: 0.9, min_interval: SimTime::from_millis(50) }),
+            CcParams::Westwood(WestwoodParams { gain: 0.9, min_interval: SimTime::from_millis(50), ..WestwoodParams::default() }),
             RecoveryKind::Sack,
             "westwood+sack",
+        ),
+        (
+            "cc = { type = \"westwood\", filter = \"linux\", after_timeout = \"reno\" }",
+            CcParams::Westwood(WestwoodParams {
+                filter: WestwoodFilter::Linux,
+                after_timeout: WestwoodTimeout::Reno,
+                ..WestwoodParams::default()
+            }),
+            RecoveryKind::NewReno,
+            "westwood",
+        ),
+        (
+            "cc = { type = \"westwood\", filter = \"tustin\", gain = 0.8 }",
+            CcParams::Westwood(WestwoodParams { filter: WestwoodFilter::Tustin, gain: 0.8, ..WestwoodParams::default() }),
+            RecoveryKind::NewReno,
+            "westwood",
         ),
         ("cc = \"veno\"", CcParams::Veno(VenoParams::default()), RecoveryKind::NewReno, "veno"),
         (
             "cc = { type = \"veno\", beta = 2, reduce_from = \"flight\" }, recovery = \"reno\"",
-            CcParams::Veno(VenoParams { beta: 2, reduce_from: ReduceFrom::Flight }),
+            CcParams::Veno(VenoParams { beta: 2, reduce_from: ReduceFrom::Flight, ..VenoParams::default() }),
             RecoveryKind::Reno,
             "veno+reno",
+        ),
+        (
+            "cc = { type = \"veno\", after_timeout = \"veno\" }",
+            CcParams::Veno(VenoParams { after_timeout: VenoTimeout::Veno, ..VenoParams::default() }),
+            RecoveryKind::NewReno,
+            "veno",
         ),
         ("cc = \"jersey\"", CcParams::Jersey(JerseyParams::default()), RecoveryKind::NewReno, "jersey"),
         (
@@ -123,6 +146,12 @@ fn cases() -> Vec<(&'static str, &'static str, &'static str, Vec<&'static str>)>
             "cc.alpha",
             vec!["unknown field `alpha`", "`beta`", "`reduce_from`"],
         ),
+        (
+            "veno after_timeout",
+            "cc = { type = \"veno\", after_timeout = \"bwe\" }",
+            "cc.after_timeout",
+            vec!["\"bwe\"", "\"reno\"", "\"veno\""],
+        ),
         ("veno beta range", "cc = { type = \"veno\", beta = -1 }", "cc.beta", vec!["-1", "0 to 1000 segments"]),
         ("veno beta type", "cc = { type = \"veno\", beta = \"3\" }", "cc.beta", vec!["\"3\"", "integer"]),
         (
@@ -138,6 +167,24 @@ fn cases() -> Vec<(&'static str, &'static str, &'static str, Vec<&'static str>)>
             vec!["4 (beta 2)", "alpha <= beta"],
         ),
         ("westwood gain in a table", "cc = { type = \"westwood\", gain = 1.5 }", "cc.gain", vec!["1.5", "[0, 1)"]),
+        (
+            "westwood filter",
+            "cc = { type = \"westwood\", filter = \"ewma\" }",
+            "cc.filter",
+            vec!["\"ewma\"", "\"paper\"", "\"linux\"", "\"tustin\""],
+        ),
+        (
+            "westwood gain with the linux filter",
+            "cc = { type = \"westwood\", filter = \"linux\", gain = 0.8 }",
+            "cc.gain",
+            vec!["0.8", "fixed 7/8"],
+        ),
+        (
+            "westwood after_timeout",
+            "cc = { type = \"westwood\", after_timeout = \"half\" }",
+            "cc.after_timeout",
+            vec!["\"half\"", "\"bwe\"", "\"reno\""],
+        ),
         ("westwood interval unit", "cc = { type = \"westwood\", min_interval = 50 }", "cc.min_interval", vec!["bare number"]),
         (
             "flat key beside a cc table",

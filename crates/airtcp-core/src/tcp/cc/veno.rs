@@ -32,6 +32,9 @@
 //! - floors: `ssthresh >= 2 SMSS` (RFC 5681 eq. 4, Linux);
 //! - *timeout and ECN echo*: RFC 5681's `max(FlightSize / 2, 2 SMSS)`, `cwnd = 1 SMSS` after a
 //!   timeout (the paper keeps Reno's timeout; an ECN mark is congestion, not a random loss).
+//!   Linux (`tcp_enter_loss` calls the module's `ssthresh`, which ns-2.35's Linux agent does too)
+//!   and ns-3 (`GetSsThresh` on a timeout) apply the Veno cut after a timeout as well: parameter
+//!   [`VenoParams::after_timeout`] `= "veno"` selects that.
 
 use super::super::params::{ParamReader, int_in};
 use super::super::segments::Seg;
@@ -50,18 +53,32 @@ pub enum ReduceFrom {
     Flight,
 }
 
-/// Veno parameters: `cc = { type = "veno", beta = 3, reduce_from = "window" }`.
+/// The slow-start threshold after a retransmission timeout.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VenoTimeout {
+    /// Reno's (RFC 5681 eq. 4; the paper leaves the timeout unchanged).
+    #[default]
+    Reno,
+    /// The Veno decrease, 4/5 or 1/2 by the backlog estimate (Linux, ns-2.35's Linux agent, ns-3).
+    Veno,
+}
+
+/// Veno parameters: `cc = { type = "veno", beta = 3, reduce_from = "window", after_timeout =
+/// "reno" }`.
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
 pub struct VenoParams {
     /// Backlog threshold in segments between the non-congestive and congestive states (paper: 3).
     pub beta: u32,
     /// The window the decrease scales: `"window"` (default) or `"flight"`.
     pub reduce_from: ReduceFrom,
+    /// `ssthresh` after a timeout: `"reno"` (default) or `"veno"`.
+    pub after_timeout: VenoTimeout,
 }
 
 impl VenoParams {
     /// Fu & Liew's value (`beta = 3`) with the decrease applied to the window in use.
-    pub const PAPER: VenoParams = VenoParams { beta: 3, reduce_from: ReduceFrom::Window };
+    pub const PAPER: VenoParams = VenoParams { beta: 3, reduce_from: ReduceFrom::Window, after_timeout: VenoTimeout::Reno };
 }
 
 impl Default for VenoParams {
@@ -98,6 +115,11 @@ impl CcAlgorithm for Veno {
         match r.choice("reduce_from", &["window", "flight"]) {
             Some("flight") => p.reduce_from = ReduceFrom::Flight,
             Some(_) => p.reduce_from = ReduceFrom::Window,
+            None => {}
+        }
+        match r.choice("after_timeout", &["reno", "veno"]) {
+            Some("veno") => p.after_timeout = VenoTimeout::Veno,
+            Some(_) => p.after_timeout = VenoTimeout::Reno,
             None => {}
         }
         p
@@ -173,9 +195,13 @@ impl CongestionControl for Veno {
         c.half_flight()
     }
 
-    /// Reno's timeout (the paper leaves it unchanged).
-    fn ssthresh_after_timeout(&self, c: &Core, _now: SimTime) -> u64 {
-        c.half_flight()
+    /// Reno's timeout (the paper leaves it unchanged), or the Veno cut with `after_timeout =
+    /// "veno"` (Linux, ns-3), taken from the window before the timeout.
+    fn ssthresh_after_timeout(&self, c: &Core, now: SimTime) -> u64 {
+        match self.p.after_timeout {
+            VenoTimeout::Reno => c.half_flight(),
+            VenoTimeout::Veno => self.ssthresh_after_loss(c, now),
+        }
     }
 
     /// 1 SMSS; the current round's samples are discarded.
@@ -183,5 +209,35 @@ impl CongestionControl for Veno {
         self.round_min = None;
         self.round_end = c.snd_max;
         c.mss as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::sender::TcpSender;
+    use crate::tcp::{TcpParams, Variant};
+
+    const MSS: u64 = 1000;
+
+    /// A timeout with 20 segments in flight, cwnd 20 segments, in the non-congestive state
+    /// (backlog 1 < beta 3) and the congestive one (backlog 5): Reno's rule gives 20 000 / 2 =
+    /// 10 000 either way; the Veno rule (Linux, ns-3) 20 000 * 4/5 = 16 000 and 10 000.
+    #[test]
+    fn after_timeout_reno_or_veno() {
+        let mut c = TcpSender::new(&TcpParams::rfc(Variant::NewReno, MSS as u32)).c;
+        c.cwnd = 20 * MSS;
+        c.snd_nxt = 20 * MSS;
+        c.snd_max = 20 * MSS;
+        for (rule, backlog, want) in [
+            (VenoTimeout::Reno, 1.0, 10_000),
+            (VenoTimeout::Reno, 5.0, 10_000),
+            (VenoTimeout::Veno, 1.0, 16_000),
+            (VenoTimeout::Veno, 5.0, 10_000),
+        ] {
+            let mut v = <Veno as CcAlgorithm>::new(&VenoParams { after_timeout: rule, ..VenoParams::default() });
+            v.backlog = Some(backlog);
+            assert_eq!(v.ssthresh_after_timeout(&c, SimTime::ZERO), want, "{rule:?} N = {backlog}");
+        }
     }
 }
