@@ -1,5 +1,5 @@
 #!/bin/sh
-# Builds the ns-3 reference programs against Debian's libns3-dev (apt-get install libns3-dev g++).
+# Builds the ns-3 reference programs against Debian's libns3-dev (apt-get install libns3-dev libgsl-dev g++; libns3-dev's pkg-config files name -lgsl, which only libgsl-dev provides as libgsl.so).
 set -e
 cd "$(dirname "$0")"
 for p in chain_udp infra_udp westwood_loss; do
