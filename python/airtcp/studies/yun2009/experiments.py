@@ -112,7 +112,7 @@ downlink = _experiment(
     "downlink",
     "Goodput against FER, downlink (Fig. 6)",
     "One downlink flow (wired source, wireless destination), d_off 10 ms, retry limit 1 (no LL-ARQ: "
-    "FER = PER), FER of the 1074 B data frames from 0.001% to 9% (bit errors: shorter frames are hit "
+    "FER = PER), FER of the 1068 B data frames from 0.001% to 9% (bit errors: shorter frames are hit "
     "less), collisions between the AP's data and the station's TCP ACKs on top.",
     uplink=False,
     params={"fer": ByMode(quick=FER_QUICK, full=FER_FULL)},
