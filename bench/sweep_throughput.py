@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import tempfile
@@ -106,6 +107,7 @@ def main() -> None:
     for key in args.executors.split(","):
         name, make = makers[key]
         workers = 1 if key == "serial" else args.jobs
+        self0, kids0 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         ex = make()
         ready = time.perf_counter()
@@ -116,6 +118,10 @@ def main() -> None:
         finally:
             ex.close()
         end = time.perf_counter()
+        self1, kids1 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+        parent_cpu = self1.ru_utime + self1.ru_stime - self0.ru_utime - self0.ru_stime
+        # Pool workers are counted once they have exited (the executor's close waits for them).
+        kids_cpu = kids1.ru_utime + kids1.ru_stime - kids0.ru_utime - kids0.ru_stime
         tables[name] = res.runs
         runs = len(res.runs)
         core = res.provenance["run_time_s"]
@@ -128,6 +134,10 @@ def main() -> None:
         print(
             f"{'':18s} of the workers' {busy:.1f} s: inside _core.run {100 * core / busy:5.1f}%"
             + (f", in the event loop {100 * runs * loop_s / busy:5.1f}%" if loop_s else "")
+        )
+        print(
+            f"{'':18s} CPU time: this (parent) process {parent_cpu:.1f} s ({parent_cpu / runs * 1e3:.2f} ms per run), "
+            f"worker processes {kids_cpu:.1f} s ({kids_cpu / runs * 1e3:.2f} ms per run)"
         )
     first = next(iter(tables.values()))
     for t in tables.values():
