@@ -121,8 +121,9 @@ impl<E> Scheduler<E> {
     }
 
     /// Files an entry due at or after the horizon: into the wheel or the overflow heap, or, if
-    /// nothing is pending, into the heap with the horizon moved to the end of its window.
-    #[inline]
+    /// nothing is pending, into the heap with the horizon moved to the end of its window. Out of
+    /// line, so that `schedule_at` (a comparison and a heap push) inlines at its call sites.
+    #[inline(never)]
     fn schedule_far(&mut self, entry: Entry<E>) {
         let t = entry.time.0 as u128;
         if self.heap.is_empty() {
