@@ -8,16 +8,18 @@ Curves (scenarios from gen.py; the ns-2 scripts take the same parameters):
             (ns-2: chain.tcl H 0 DURATION, bench/ns2/chain_tcp.tcl with a larger grid)
   dumbbell  F TCP SACK flows sharing a 100 Mb/s bottleneck (ns-2: dumbbell.tcl)
 
-For every point: both simulators run one after the other on the same machine (best of --reps by
-CPU time, user + sys of the whole process, from its rusage; ns-2 once by default), their total goodputs are compared
-first (a point whose goodputs differ by more than --tol is flagged), then
-the CPU times. airtcp's events and its in-process time per event (`airtcp-sim --timing`: build and
-run, without reading the file and printing the result) are reported too. Growth exponents are the
-log-log slopes of CPU time against size between the first and the last point.
+For every point: both simulators run as paired, interleaved whole processes on the same machine
+(--reps rounds of airtcp then ns-2; CPU time = user + sys of the whole process from its rusage;
+the median over the rounds is reported, and the ratio is the median of the per-round ratios), their
+total goodputs are compared first (a point whose goodputs differ by more than --tol is flagged),
+then the CPU times. A point whose ns-2 run would take too long can be run airtcp-only with
+--ns2-max (largest size ns-2 runs at). airtcp's events and its in-process time per event
+(`airtcp-sim --timing`: build and run, without reading the file and printing the result) are
+reported too. Growth exponents are the log-log slopes of CPU time against size between the first and the last point.
 
 Needs: ns2 (apt-get install ns2) and `cargo build --release -p airtcp-cli` (or --sim PATH).
 Usage: bench/scaling/run.py [--curve cell|chain|dumbbell|all] [--sizes 1,10,100] [--reps 3]
-                            [--no-ns2] [--json out.json]
+                            [--ns2-max SIZE] [--no-ns2] [--json out.json]
 Reference only: never part of the tests.
 """
 
@@ -26,6 +28,7 @@ import json
 import math
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -71,37 +74,41 @@ def timed(cmd):
     return out, err, wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0
 
 
-def run_airtcp(sim, path, reps, dur):
-    best = None
-    for _ in range(reps):
-        out, _, _wall, cpu, rss = timed([sim, path])
-        if best is None or cpu < best[1]:
-            best = (out, cpu, rss)
-    j = json.loads(best[0])
+def run_airtcp(sim, path, dur):
+    """One whole-process airtcp run: goodput, CPU time, events and in-process time per event."""
+    out, _, _wall, cpu, rss = timed([sim, path])
+    j = json.loads(out)
     # As the ns-2 scripts count: every byte delivered (all flows start at 1 s or later) over the
     # duration minus 1 s. (A flow's own goodput_bps is over its own active time.)
     kbps = sum(f["delivered_bytes"] for f in j["flows"]) * 8 / (float(dur) - 1.0) / 1e3
-    # In-process time per event (build + run), best of reps.
-    walls = []
-    for _ in range(reps):
-        timing = subprocess.run([sim, path, "--timing"], capture_output=True, text=True).stderr
-        walls.append(float(re.search(r"wall_s=([\d.]+)", timing)[1]))
-    ns_ev = min(walls) / j["events"] * 1e9
-    return {"kbps": kbps, "cpu_s": best[1], "rss_mb": best[2], "events": j["events"], "ns_per_event": ns_ev}
+    # In-process time per event (build + run).
+    timing = subprocess.run([sim, path, "--timing"], capture_output=True, text=True).stderr
+    ns_ev = float(re.search(r"wall_s=([\d.]+)", timing)[1]) / j["events"] * 1e9
+    return {"kbps": kbps, "cpu_s": cpu, "rss_mb": rss, "events": j["events"], "ns_per_event": ns_ev}
 
 
-def run_ns2(cmd, reps):
-    best = None
-    for _ in range(reps):
-        out, _, _wall, cpu, rss = timed(cmd)
-        if best is None or cpu < best[1]:
-            best = (out, cpu, rss)
+def run_ns2(cmd):
+    """One whole-process ns-2 run: goodput (the script's last summary line) and CPU time."""
+    out, _, _wall, cpu, rss = timed(cmd)
     line = [
         ln
-        for ln in best[0].splitlines()
+        for ln in out.splitlines()
         if re.match(r"^\d+ \S+ -?\d+ -?[\d.]+$", ln) or re.match(r"^\d+ \d+ \S+ -?\d+ -?[\d.]+$", ln)
     ][-1]
-    return {"kbps": float(line.split()[-1]), "cpu_s": best[1], "rss_mb": best[2]}
+    return {"kbps": float(line.split()[-1]), "cpu_s": cpu, "rss_mb": rss}
+
+
+def median_of(runs):
+    """The runs of one simulator at one point: medians of CPU time and time per event (goodput and
+    events are identical between runs of a deterministic simulator; checked)."""
+    out = dict(runs[0])
+    for key in ("cpu_s", "ns_per_event", "rss_mb"):
+        if key in out:
+            out[key] = statistics.median(r[key] for r in runs)
+    out["cpu_all"] = [r["cpu_s"] for r in runs]
+    if len({r["kbps"] for r in runs}) != 1:
+        raise RuntimeError(f"goodput differs between identical runs: {[r['kbps'] for r in runs]}")
+    return out
 
 
 def slope(points, key):
@@ -117,8 +124,8 @@ def main():
     ap.add_argument("--curve", default="all")
     ap.add_argument("--sizes", default=None, help="comma-separated sizes (default: per curve)")
     ap.add_argument("--duration", type=float, default=None, help="simulated seconds (default: per curve)")
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--ns2-reps", type=int, default=1, help="ns-2 runs per point (they are long)")
+    ap.add_argument("--reps", type=int, default=3, help="paired rounds (airtcp then ns-2) per point")
+    ap.add_argument("--ns2-max", type=int, default=None, help="largest size at which ns-2 runs")
     ap.add_argument("--tol", type=float, default=0.05, help="largest relative goodput difference")
     ap.add_argument("--no-ns2", action="store_true")
     ap.add_argument("--sim", default=os.path.join(ROOT, "target", "release", "airtcp-sim"))
@@ -142,13 +149,21 @@ def main():
                 path = os.path.join(tmp, f"{c}{n}.toml")
                 with open(path, "w") as f:
                     f.write(gen.GEN[c](n, dur))
-                p = {"size": n, "airtcp": run_airtcp(a.sim, path, a.reps, dur)}
-                if not a.no_ns2:
-                    p["ns2"] = run_ns2(ns2cmd(n, dur), a.ns2_reps)
+                with_ns2 = not a.no_ns2 and (a.ns2_max is None or n <= a.ns2_max)
+                ours, theirs = [], []
+                for _ in range(a.reps):
+                    ours.append(run_airtcp(a.sim, path, dur))
+                    if with_ns2:
+                        theirs.append(run_ns2(ns2cmd(n, dur)))
+                p = {"size": n, "airtcp": median_of(ours)}
+                if with_ns2:
+                    p["ns2"] = median_of(theirs)
                     diff = p["airtcp"]["kbps"] / p["ns2"]["kbps"] - 1 if p["ns2"]["kbps"] > 0 else float("inf")
                     p["diff"] = diff
                     p["agree"] = abs(diff) <= a.tol
-                    p["ratio"] = p["ns2"]["cpu_s"] / max(p["airtcp"]["cpu_s"], 1e-3)
+                    p["ratio"] = statistics.median(
+                        t["cpu_s"] / max(o["cpu_s"], 1e-4) for o, t in zip(ours, theirs, strict=True)
+                    )
                 at, ns = p["airtcp"], p.get("ns2", {})
                 p["cpu_s"] = at["cpu_s"]
                 p["ns_per_event"] = at["ns_per_event"]
@@ -157,7 +172,7 @@ def main():
                 diff = p.get("diff", float("nan")) * 100
                 print(
                     f"| {n} | {at['kbps']:.1f} | {ns.get('kbps', float('nan')):.1f} | {diff:+.1f}% "
-                    f"| {at['cpu_s']:.2f} | {ns.get('cpu_s', float('nan')):.2f} | {ratio} | {at['events']} "
+                    f"| {at['cpu_s']:.3f} | {ns.get('cpu_s', float('nan')):.2f} | {ratio} | {at['events']} "
                     f"| {at['ns_per_event']:.0f} |",
                     flush=True,
                 )

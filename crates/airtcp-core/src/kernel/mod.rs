@@ -1,0 +1,579 @@
+//! The discrete-event kernel: a future-event list ordered by (time, insertion order), timers with
+//! O(1) cancellation, and an event counter.
+//!
+//! Events scheduled for the same instant run in the order they were scheduled (FIFO), which makes
+//! every run deterministic without any tie-breaking randomness.
+//!
+//! The future-event list is two-level: a binary heap holds the events of the current time window
+//! (2^20 ns, about 1 ms) and everything earlier; later events wait unsorted in a calendar of
+//! windows ([`wheel`]) and move into the heap when the simulation reaches their window. The heap
+//! orders every entry by its full (time, sequence) key, so events pop in exactly the order of a
+//! single heap (a property test checks it against one), while the heap stays as small as the
+//! events of one window however many far timers are pending (issue 19: with 10,000 TCP flows a
+//! single heap held every retransmission timer, and its sift-down grew with them).
+//!
+//! Timers ([`Timer`]) use generation counters: re-arming or cancelling never searches the heap.
+//! A timer that is pushed *later* (the common case: a retransmission timer restarted on every ACK)
+//! does not even touch the heap; the pending heap entry, when it fires, notices the deadline moved
+//! and re-schedules itself once. So each timer has at most one live heap entry plus, after an
+//! earlier re-arm, one stale entry that is skipped in O(1) when popped.
+
+mod wheel;
+
+use crate::time::SimTime;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use wheel::Wheel;
+
+struct Entry<E> {
+    time: SimTime,
+    seq: u64,
+    event: E,
+}
+
+impl<E> PartialEq for Entry<E> {
+    fn eq(&self, other: &Self) -> bool {
+        self.time == other.time && self.seq == other.seq
+    }
+}
+impl<E> Eq for Entry<E> {}
+impl<E> PartialOrd for Entry<E> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<E> Ord for Entry<E> {
+    /// Reversed so that `BinaryHeap` (a max-heap) pops the earliest (time, seq) first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        other.time.cmp(&self.time).then_with(|| other.seq.cmp(&self.seq))
+    }
+}
+
+/// The future-event list and the simulation clock.
+///
+/// Invariant: every entry in `heap` is due before `horizon` (the end of the window the heap
+/// covers), every entry in `wheel` and `overflow` at or after it, entries in `wheel` less than
+/// [`wheel::SPAN`] after it; and `heap` is empty only if all three are. So the heap's top is
+/// always the earliest pending event.
+pub struct Scheduler<E> {
+    heap: BinaryHeap<Entry<E>>,
+    /// Entries due in the wheel's span beyond `horizon`, by window.
+    wheel: Wheel<E>,
+    /// Entries due beyond the wheel's span (rare: long timers).
+    overflow: BinaryHeap<Entry<E>>,
+    /// End of the window the heap covers, in nanoseconds (`u128`: never overflows, even for
+    /// events at [`SimTime::MAX`]).
+    horizon: u128,
+    next_seq: u64,
+    now: SimTime,
+    executed: u64,
+}
+
+impl<E> Default for Scheduler<E> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<E> Scheduler<E> {
+    /// An empty scheduler at time zero.
+    pub fn new() -> Self {
+        Scheduler {
+            heap: BinaryHeap::with_capacity(1024),
+            wheel: Wheel::new(),
+            overflow: BinaryHeap::new(),
+            horizon: 0,
+            next_seq: 0,
+            now: SimTime::ZERO,
+            executed: 0,
+        }
+    }
+
+    /// The current simulated time (the time of the event being executed).
+    #[inline]
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// Number of events popped so far (stale timer entries included).
+    pub fn executed(&self) -> u64 {
+        self.executed
+    }
+
+    /// Number of entries waiting in the future-event list.
+    pub fn pending(&self) -> usize {
+        self.heap.len() + self.wheel.len() + self.overflow.len()
+    }
+
+    /// Schedules `event` at absolute time `at`, which must not be in the past (checked in release
+    /// builds too: one comparison, and time running backwards would silently corrupt a run).
+    #[inline]
+    pub fn schedule_at(&mut self, at: SimTime, event: E) {
+        assert!(at >= self.now, "event scheduled in the past: {at} < {}", self.now);
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let entry = Entry { time: at, seq, event };
+        if (at.0 as u128) < self.horizon {
+            self.heap.push(entry);
+        } else {
+            self.schedule_far(entry);
+        }
+    }
+
+    /// Files an entry due at or after the horizon: into the wheel or the overflow heap, or, if
+    /// nothing is pending, into the heap with the horizon moved to the end of its window. Out of
+    /// line, so that `schedule_at` (a comparison and a heap push) inlines at its call sites.
+    #[inline(never)]
+    fn schedule_far(&mut self, entry: Entry<E>) {
+        let t = entry.time.0 as u128;
+        if self.heap.is_empty() {
+            // Nothing pending at all (the invariant): the heap covers this entry's window.
+            self.horizon = (t & !(wheel::WIDTH as u128 - 1)) + wheel::WIDTH as u128;
+            self.heap.push(entry);
+        } else if t - self.horizon < wheel::SPAN {
+            self.wheel.insert(wheel::slot_of(t), entry);
+        } else {
+            self.overflow.push(entry);
+        }
+    }
+
+    /// Refills the empty heap with the next non-empty window (of the wheel or the overflow heap)
+    /// and moves the horizon to its end; does nothing if nothing is pending.
+    #[cold]
+    #[inline(never)]
+    fn refill(&mut self) {
+        while self.heap.is_empty() {
+            let from_wheel = (self.wheel.len() > 0).then(|| {
+                self.horizon + (self.wheel.distance_to_next(wheel::slot_of(self.horizon)) as u128) * wheel::WIDTH as u128
+            });
+            let from_overflow = self.overflow.peek().map(|e| (e.time.0 as u128) & !(wheel::WIDTH as u128 - 1));
+            let start = match (from_wheel, from_overflow) {
+                (Some(a), Some(b)) => a.min(b),
+                (Some(a), None) | (None, Some(a)) => a,
+                (None, None) => return,
+            };
+            let end = start + wheel::WIDTH as u128;
+            // Every wheel entry lies within SPAN of the horizon, so this slot holds only entries
+            // of the window starting at `start` (none if the window came from the overflow heap
+            // beyond the span).
+            let heap = &mut self.heap;
+            self.wheel.drain_slot(wheel::slot_of(start), |e| heap.push(e));
+            while self.overflow.peek().is_some_and(|e| (e.time.0 as u128) < end) {
+                let e = self.overflow.pop().expect("peeked");
+                self.heap.push(e);
+            }
+            self.horizon = end;
+        }
+    }
+
+    /// Schedules `event` after `delay` from now.
+    #[inline]
+    pub fn schedule_in(&mut self, delay: SimTime, event: E) {
+        self.schedule_at(self.now + delay, event);
+    }
+
+    /// The time of the earliest pending event.
+    #[inline]
+    pub fn peek_time(&self) -> Option<SimTime> {
+        self.heap.peek().map(|e| e.time)
+    }
+
+    /// Removes the earliest event, advances the clock to its time and returns it.
+    #[inline]
+    pub fn pop(&mut self) -> Option<E> {
+        let e = self.heap.pop()?;
+        if self.heap.is_empty() {
+            self.refill();
+        }
+        self.now = e.time;
+        self.executed += 1;
+        Some(e.event)
+    }
+
+    /// Pops the earliest event if it is due at or before `until`.
+    #[inline]
+    pub fn pop_until(&mut self, until: SimTime) -> Option<E> {
+        match self.heap.peek() {
+            Some(e) if e.time <= until => self.pop(),
+            _ => None,
+        }
+    }
+
+    /// Moves the clock forward to `t` (used at the end of a run so `now()` equals the stop time).
+    pub fn advance_to(&mut self, t: SimTime) {
+        if t > self.now {
+            self.now = t;
+        }
+    }
+}
+
+/// A restartable, cancellable timer owned by a component.
+///
+/// The component stores the `Timer`; the event it schedules carries the generation returned by
+/// `make`'s argument. When that event is popped, the component calls [`Timer::fire`] with the
+/// generation: it returns `true` only if the timer is still armed for this instant.
+#[derive(Clone, Debug, Default)]
+pub struct Timer {
+    /// When the timer should fire, if armed.
+    deadline: Option<SimTime>,
+    /// The time of the heap entry that is live for this timer, if any.
+    scheduled: Option<SimTime>,
+    /// Generation of the live heap entry; older entries are stale.
+    generation: u32,
+}
+
+impl Timer {
+    /// A disarmed timer.
+    pub const fn new() -> Self {
+        Timer { deadline: None, scheduled: None, generation: 0 }
+    }
+
+    /// The time the timer will fire, if armed.
+    pub fn deadline(&self) -> Option<SimTime> {
+        self.deadline
+    }
+
+    /// Whether the timer is armed.
+    pub fn is_armed(&self) -> bool {
+        self.deadline.is_some()
+    }
+
+    /// Arms (or re-arms) the timer to fire at `at`. `make(generation)` builds the event to push.
+    #[inline]
+    pub fn arm<E>(&mut self, sched: &mut Scheduler<E>, at: SimTime, make: impl FnOnce(u32) -> E) {
+        self.deadline = Some(at);
+        match self.scheduled {
+            // A live entry fires no later than `at`: it will re-schedule itself if needed.
+            Some(s) if s <= at => {}
+            _ => {
+                self.generation = self.generation.wrapping_add(1);
+                self.scheduled = Some(at);
+                sched.schedule_at(at, make(self.generation));
+            }
+        }
+    }
+
+    /// Disarms the timer in O(1). A pending heap entry stays and is ignored when it fires.
+    #[inline]
+    pub fn cancel(&mut self) {
+        self.deadline = None;
+    }
+
+    /// Called when an event of this timer with `generation` is popped at `now`. Returns `true` if
+    /// the timer fires now (and disarms it); re-schedules itself if the deadline moved later.
+    #[inline]
+    pub fn fire<E>(&mut self, sched: &mut Scheduler<E>, generation: u32, make: impl FnOnce(u32) -> E) -> bool {
+        if generation != self.generation || self.scheduled.is_none() {
+            return false; // stale entry
+        }
+        self.scheduled = None;
+        match self.deadline {
+            None => false,
+            Some(d) if d > sched.now() => {
+                self.arm(sched, d, make);
+                false
+            }
+            Some(_) => {
+                self.deadline = None;
+                true
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ties_run_in_insertion_order() {
+        let mut s = Scheduler::new();
+        s.schedule_at(SimTime(10), 'b');
+        s.schedule_at(SimTime(5), 'a');
+        s.schedule_at(SimTime(10), 'c');
+        s.schedule_at(SimTime(10), 'd');
+        let order: Vec<char> = std::iter::from_fn(|| s.pop()).collect();
+        assert_eq!(order, vec!['a', 'b', 'c', 'd']);
+        assert_eq!(s.now(), SimTime(10));
+        assert_eq!(s.executed(), 4);
+    }
+
+    #[test]
+    fn pop_until_stops_at_horizon() {
+        let mut s = Scheduler::new();
+        s.schedule_at(SimTime(5), 1);
+        s.schedule_at(SimTime(15), 2);
+        assert_eq!(s.pop_until(SimTime(10)), Some(1));
+        assert_eq!(s.pop_until(SimTime(10)), None);
+        assert_eq!(s.pending(), 1);
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Fire(u32);
+
+    /// Drives a timer through the scheduler and returns the times at which it really fired.
+    fn fired_times(s: &mut Scheduler<Fire>, t: &mut Timer) -> Vec<SimTime> {
+        let mut out = vec![];
+        while let Some(Fire(g)) = s.pop() {
+            if t.fire(s, g, Fire) {
+                out.push(s.now());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn timer_cancel_and_rearm_later_and_earlier() {
+        let mut s = Scheduler::new();
+        let mut t = Timer::new();
+        t.arm(&mut s, SimTime(100), Fire);
+        t.arm(&mut s, SimTime(300), Fire); // later: no new heap entry
+        assert_eq!(s.pending(), 1);
+        t.arm(&mut s, SimTime(50), Fire); // earlier: new entry, old one stale
+        assert_eq!(s.pending(), 2);
+        assert_eq!(fired_times(&mut s, &mut t), vec![SimTime(50)]);
+
+        t.arm(&mut s, SimTime(200), Fire);
+        t.arm(&mut s, SimTime(400), Fire);
+        assert_eq!(fired_times(&mut s, &mut t), vec![SimTime(400)]);
+
+        t.arm(&mut s, SimTime(500), Fire);
+        t.cancel();
+        assert!(!t.is_armed());
+        assert_eq!(fired_times(&mut s, &mut t), vec![]);
+        // Cancel then re-arm at the same instant as the stale entry: fires exactly once.
+        t.arm(&mut s, SimTime(600), Fire);
+        t.cancel();
+        t.arm(&mut s, SimTime(600), Fire);
+        assert_eq!(fired_times(&mut s, &mut t), vec![SimTime(600)]);
+    }
+
+    /// The new future-event list against a reference (one binary heap of `(time, seq)` keys, the
+    /// kernel before issue 19) on random interleavings of schedules, pops and cancellations.
+    mod same_order_as_one_heap {
+        use super::super::wheel::{SPAN, WIDTH};
+        use super::*;
+        use proptest::prelude::*;
+        use std::cell::Cell;
+        use std::cmp::Reverse;
+
+        /// An event: a plain one (`id`) or a timer's (`timer`, `generation`).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+        enum Ev {
+            Plain(u32),
+            Timer(u8, u32),
+        }
+
+        #[derive(Clone, Debug)]
+        enum Op {
+            /// Schedule a plain event this far ahead.
+            Push(u64),
+            /// Schedule a plain event at the heap's horizon (plus the wheel's span if `.1`) plus
+            /// `.0` (-2..=2) ns, or now if that is earlier: the edges of the two levels.
+            PushEdge(i64, bool),
+            /// Pop one event (a timer's event is handed to its timer, as the world does).
+            Pop,
+            /// Pop every event due by this far ahead (`pop_until`).
+            PopUntil(u64),
+            /// Cancel the plain event pushed this many pushes ago (lazy: skipped when popped).
+            Cancel(usize),
+            /// Arm timer `k` this far ahead.
+            Arm(u8, u64),
+            /// Disarm timer `k`.
+            Disarm(u8),
+        }
+
+        /// Delays that hit every case: ties, the same window, window edges, the wheel's span and
+        /// beyond it, and "never".
+        fn delay() -> impl Strategy<Value = u64> {
+            prop_oneof![
+                3 => Just(0u64),
+                6 => 0u64..2_000,
+                4 => 0u64..3 * WIDTH,
+                2 => (0u64..8).prop_map(|k| k * WIDTH),
+                2 => (1u64..8).prop_map(|k| k * WIDTH - 1),
+                3 => 0u64..(SPAN as u64 / 2),
+                2 => (SPAN as u64 - 3 * WIDTH)..(SPAN as u64 + 3 * WIDTH),
+                2 => 0u64..4 * SPAN as u64,
+                1 => Just(u64::MAX / 2),
+            ]
+        }
+
+        fn op() -> impl Strategy<Value = Op> {
+            prop_oneof![
+                8 => delay().prop_map(Op::Push),
+                2 => (-2i64..=2, any::<bool>()).prop_map(|(o, span)| Op::PushEdge(o, span)),
+                7 => Just(Op::Pop),
+                1 => delay().prop_map(Op::PopUntil),
+                2 => (0usize..16).prop_map(Op::Cancel),
+                3 => (0u8..4, delay()).prop_map(|(k, d)| Op::Arm(k, d)),
+                1 => (0u8..4).prop_map(Op::Disarm),
+            ]
+        }
+
+        /// The reference: one heap, earliest (time, seq) first.
+        #[derive(Default)]
+        struct Reference {
+            heap: BinaryHeap<Reverse<(u64, u64, Ev)>>,
+            seq: u64,
+            now: u64,
+        }
+        impl Reference {
+            fn push(&mut self, at: u64, ev: Ev) {
+                self.heap.push(Reverse((at, self.seq, ev)));
+                self.seq += 1;
+            }
+            fn pop(&mut self) -> Option<(u64, Ev)> {
+                let Reverse((t, _, ev)) = self.heap.pop()?;
+                self.now = t;
+                Some((t, ev))
+            }
+        }
+
+        /// Both queues with the same timers, cancellations and pushes; every pop compared.
+        struct Pair {
+            s: Scheduler<Ev>,
+            r: Reference,
+            timers: [Timer; 4],
+            cancelled: Vec<bool>,
+            fired: Vec<(u64, Ev)>,
+        }
+
+        impl Pair {
+            /// Runs `f` (which may schedule on `s` through a timer) and mirrors the one push it
+            /// may make, due at `at`, into the reference.
+            fn timer_op(
+                &mut self,
+                k: u8,
+                at: u64,
+                f: impl FnOnce(&mut Timer, &mut Scheduler<Ev>, &dyn Fn(u32) -> Ev) -> bool,
+            ) -> bool {
+                let made = Cell::new(None);
+                let make = |g: u32| {
+                    made.set(Some(g));
+                    Ev::Timer(k, g)
+                };
+                let fires = f(&mut self.timers[k as usize], &mut self.s, &make);
+                if let Some(g) = made.get() {
+                    self.r.push(at, Ev::Timer(k, g));
+                }
+                fires
+            }
+
+            fn pop_both(&mut self) -> Result<bool, TestCaseError> {
+                let got = self.s.pop().map(|e| (self.s.now().0, e));
+                let want = self.r.pop();
+                prop_assert_eq!(got, want);
+                let Some((t, ev)) = got else { return Ok(false) };
+                prop_assert_eq!(self.s.pending(), self.r.heap.len());
+                match ev {
+                    Ev::Plain(id) if !self.cancelled[id as usize] => self.fired.push((t, ev)),
+                    Ev::Plain(_) => {}
+                    Ev::Timer(k, g) => {
+                        // A re-arm inside `fire` is due at the timer's deadline.
+                        let at = self.timers[k as usize].deadline().map_or(0, |d| d.0);
+                        if self.timer_op(k, at, |tm, s, make| tm.fire(s, g, make)) {
+                            self.fired.push((t, ev));
+                        }
+                    }
+                }
+                Ok(true)
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+            /// Every pop returns the reference's event at the reference's time, whatever the
+            /// interleaving; draining at the end too.
+            #[test]
+            fn pops_in_reference_order(ops in prop::collection::vec(op(), 1..400)) {
+                let mut p = Pair {
+                    s: Scheduler::new(),
+                    r: Reference::default(),
+                    timers: Default::default(),
+                    cancelled: vec![],
+                    fired: vec![],
+                };
+                for op in ops {
+                    let now = p.s.now().0;
+                    prop_assert_eq!(now, p.r.now);
+                    match op {
+                        Op::Push(d) => {
+                            let id = p.cancelled.len() as u32;
+                            p.cancelled.push(false);
+                            let at = now.saturating_add(d);
+                            p.s.schedule_at(SimTime(at), Ev::Plain(id));
+                            p.r.push(at, Ev::Plain(id));
+                        }
+                        Op::PushEdge(offset, span) => {
+                            let edge = p.s.horizon + if span { SPAN } else { 0 };
+                            let at = u64::try_from((edge as i128 + offset as i128).max(now as i128)).unwrap_or(u64::MAX);
+                            let id = p.cancelled.len() as u32;
+                            p.cancelled.push(false);
+                            p.s.schedule_at(SimTime(at), Ev::Plain(id));
+                            p.r.push(at, Ev::Plain(id));
+                        }
+                        Op::Pop => {
+                            p.pop_both()?;
+                        }
+                        Op::PopUntil(d) => {
+                            let until = now.saturating_add(d);
+                            while p.s.peek_time().is_some_and(|t| t.0 <= until) {
+                                prop_assert!(p.r.heap.peek().is_some_and(|e| e.0.0 <= until));
+                                p.pop_both()?;
+                            }
+                            prop_assert!(p.s.pop_until(SimTime(until)).is_none());
+                            prop_assert!(p.r.heap.peek().is_none_or(|e| e.0.0 > until));
+                        }
+                        Op::Cancel(back) => {
+                            if let Some(i) = p.cancelled.len().checked_sub(back + 1) {
+                                p.cancelled[i] = true;
+                            }
+                        }
+                        Op::Arm(k, d) => {
+                            let at = now.saturating_add(d);
+                            p.timer_op(k, at, |tm, s, make| {
+                                tm.arm(s, SimTime(at), make);
+                                false
+                            });
+                        }
+                        Op::Disarm(k) => p.timers[k as usize].cancel(),
+                    }
+                    prop_assert_eq!(p.s.peek_time().map(|t| t.0), p.r.heap.peek().map(|e| e.0.0));
+                }
+                while p.pop_both()? {}
+                prop_assert_eq!(p.s.pending(), 0);
+                prop_assert_eq!(p.s.executed(), p.r.seq.min(p.s.executed()));
+            }
+        }
+
+        /// An event exactly one wheel span after the horizon shares its slot with the next
+        /// window: it must wait in the overflow heap, not be moved into the heap a turn early.
+        #[test]
+        fn one_span_beyond_the_horizon() {
+            let mut s = Scheduler::new();
+            s.schedule_at(SimTime(0), 0); // the heap covers [0, WIDTH)
+            s.schedule_at(SimTime(WIDTH + SPAN as u64), 1);
+            s.schedule_at(SimTime(2 * WIDTH), 2);
+            s.schedule_at(SimTime(WIDTH), 3);
+            let got: Vec<(u64, u32)> = std::iter::from_fn(|| s.pop().map(|e| (s.now().0, e))).collect();
+            assert_eq!(got, vec![(0, 0), (WIDTH, 3), (2 * WIDTH, 2), (WIDTH + SPAN as u64, 1)]);
+        }
+
+        /// Events far apart (sparse: empty windows skipped, the overflow heap used) and a dense
+        /// burst at one instant keep their order.
+        #[test]
+        fn sparse_and_dense() {
+            let mut s = Scheduler::new();
+            let times = [5 * SPAN as u64, 3, 3, WIDTH, WIDTH - 1, SPAN as u64, 2 * SPAN as u64 + 7, u64::MAX, 3];
+            for (i, &t) in times.iter().enumerate() {
+                s.schedule_at(SimTime(t), i);
+            }
+            let mut want: Vec<(u64, usize)> = times.iter().copied().zip(0..).collect();
+            want.sort();
+            let got: Vec<(u64, usize)> = std::iter::from_fn(|| s.pop().map(|e| (s.now().0, e))).collect();
+            assert_eq!(got, want);
+        }
+    }
+}
