@@ -2,7 +2,9 @@
 # 1460 B, FTP) on 100 Mb/s, 1 ms access links sharing a 100 Mb/s, 20 ms drop-tail bottleneck
 # (queue max(100, F) packets); flow i starts at 1 s + (1000 i / F) ms. Same setup as `gen.py dumbbell F`.
 # Usage: ns dumbbell.tcl F DURATION_S
-# Prints: F duration rx_bytes goodput_kbps (sum over flows, bytes over DURATION - 1 s)
+# Prints: F duration rx_bytes goodput_kbps (sum over flows of the payload delivered in order,
+# bytes over DURATION - 1 s; a TCPSink's bytes_ counts 1500 B per 1460 B segment and the 40 B
+# SYN, converted to payload as airtcp's delivered_bytes counts)
 set nf [lindex $argv 0]
 set dur [lindex $argv 1]
 set ns [new Simulator]
@@ -30,7 +32,10 @@ for {set i 0} {$i < $nf} {incr i} {
 proc finish {} {
   global sink nf dur
   set b 0
-  for {set i 0} {$i < $nf} {incr i} { set b [expr {$b + [$sink($i) set bytes_]}] }
+  for {set i 0} {$i < $nf} {incr i} {
+    set x [$sink($i) set bytes_]
+    if {$x >= 40} { set b [expr {$b + ($x - 40) / 1500 * 1460}] }
+  }
   puts [format "%d %s %d %.1f" $nf $dur $b [expr {$b * 8.0 / ($dur - 1.0) / 1000.0}]]
   exit 0
 }
