@@ -1,12 +1,15 @@
 """Sweep throughput by executor: runs per second of wall time, start-up included.
 
     .venv/bin/python bench/sweep_throughput.py [--runs 48] [--jobs 2] [--duration 30s]
-                                               [--executors serial,local,dask] [--breakdown 200]
+                                               [--executors serial,local,dask] [--batch 1,auto]
+                                               [--breakdown 200]
 
 Runs the example scenario without its queue series (a typical small result) as a sweep of
 ``--runs`` runs on each executor, without a store, and prints runs/s, the time to the first
 result (start-up) and the steady rate. All executors must produce the same table; the script
-checks it.
+checks it. ``--batch`` runs the pool and Dask once per batch setting: ``1`` (one run per task, as
+before batching), ``auto`` (sized by the measured run time, the default) or a number of runs per
+task.
 
 ``--breakdown N`` (issue 19) first times N runs of the same scenario in this process, phase by
 phase: reading and validating the scenario (``_core.check``), the whole core call (``_core.run``:
@@ -79,6 +82,7 @@ def main() -> None:
     ap.add_argument("--duration", default="30s")
     ap.add_argument("--executors", default="serial,local,dask", help="comma-separated: serial, local, dask")
     ap.add_argument("--breakdown", type=int, default=0, help="time this many runs phase by phase first")
+    ap.add_argument("--batch", default="auto", help="comma-separated batch settings: 1, auto or N runs per task")
     args = ap.parse_args()
     sc = airtcp.Scenario.from_toml(ROOT / "scenarios" / "example.toml")
     sc.data.pop("outputs", None)
@@ -98,14 +102,30 @@ def main() -> None:
                 print(f"  {k:16s} {v * 1e3:8.3f} ms")
         loop_s = b.get("rust_run_s")
     tables = {}
-    makers = {
-        "serial": ("serial", lambda: SerialExecutor()),
-        "local": (f"local pool ({args.jobs})", lambda: LocalExecutor(args.jobs)),
-        "dask": (f"dask local ({args.jobs})", lambda: DaskExecutor("local", args.jobs)),
-    }
-    print(f"{2 * reps} runs of {args.duration} simulated (example scenario, no queue series)")
+    batches = [None if b == "auto" else int(b) for b in args.batch.split(",")]
+    makers = []
     for key in args.executors.split(","):
-        name, make = makers[key]
+        if key == "serial":
+            makers.append(("serial", "serial", SerialExecutor))
+            continue
+        for b in batches:
+            tag = "auto" if b is None else str(b)
+            if key == "local":
+                makers.append(
+                    (key, f"local pool ({args.jobs}), batch {tag}", lambda b=b: LocalExecutor(args.jobs, batch=b))
+                )
+            elif key == "dask":
+                makers.append(
+                    (
+                        key,
+                        f"dask local ({args.jobs}), batch {tag}",
+                        lambda b=b: DaskExecutor("local", args.jobs, batch=b),
+                    )
+                )
+            else:
+                raise SystemExit(f"--executors {key}: expected serial, local or dask")
+    print(f"{2 * reps} runs of {args.duration} simulated (example scenario, no queue series)")
+    for key, name, make in makers:
         workers = 1 if key == "serial" else args.jobs
         self0, kids0 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
@@ -126,17 +146,17 @@ def main() -> None:
         runs = len(res.runs)
         core = res.provenance["run_time_s"]
         print(
-            f"{name:18s} {runs / (end - start):7.1f} runs/s overall ({end - start:6.2f} s, of which "
+            f"{name:30s} {runs / (end - start):7.1f} runs/s overall ({end - start:6.2f} s, of which "
             f"{ready - start:5.2f} s executor start-up); {runs / (end - ready):7.1f} runs/s after start-up; "
             f"core time per run {core / runs * 1e3:6.2f} ms"
         )
         busy = (end - start) * workers
         print(
-            f"{'':18s} of the workers' {busy:.1f} s: inside _core.run {100 * core / busy:5.1f}%"
+            f"{'':30s} of the workers' {busy:.1f} s: inside _core.run {100 * core / busy:5.1f}%"
             + (f", in the event loop {100 * runs * loop_s / busy:5.1f}%" if loop_s else "")
         )
         print(
-            f"{'':18s} CPU time: this (parent) process {parent_cpu:.1f} s ({parent_cpu / runs * 1e3:.2f} ms per run), "
+            f"{'':30s} CPU time: this (parent) process {parent_cpu:.1f} s ({parent_cpu / runs * 1e3:.2f} ms per run), "
             f"worker processes {kids_cpu:.1f} s ({kids_cpu / runs * 1e3:.2f} ms per run)"
         )
     first = next(iter(tables.values()))

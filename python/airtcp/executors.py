@@ -10,6 +10,15 @@ they finish; the sweep stores each one at once and orders them itself.
 - :class:`DaskExecutor`: a Dask distributed cluster, either an existing scheduler
   (``tcp://host:8786``; its workers need the same airtcp version installed, and any trace files at
   the same paths) or ``"local"``, a LocalCluster of worker processes started for the sweep.
+
+The pool and Dask send runs to their workers in **batches** (issue 19: sweeps of thousands of
+short runs, where each task's round trip costs more than the run). A batch is a list of tasks run
+one after the other by :func:`execute_batch`, each result exactly :func:`execute`'s. Batch sizes
+follow the measured run time (:class:`Batcher`): single runs first, then about
+:data:`BATCH_TARGET_S` of work per batch, so a batch of long runs is one run, and only a few
+batches per worker are in flight at a time. Results are yielded (and stored by the sweep) a batch
+at a time as batches finish; an interrupted sweep loses only the batches in progress, at most
+about ``BATCH_TARGET_S`` of work each (one run when runs are long).
 """
 
 from __future__ import annotations
@@ -20,8 +29,9 @@ import signal
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
@@ -71,6 +81,84 @@ def execute(task: Task) -> TaskResult:
         raise RunLimitError(f"{task.source} (seed {task.seed}, replication {task.replication}): {e}") from None
     wall = time.perf_counter() - start
     return TaskResult(task.key, encode_result(raw), wall, _core.__version__)
+
+
+def execute_batch(tasks: list[Task]) -> list[TaskResult]:
+    """Runs ``tasks`` one after the other (in whatever process the executor chose): one round
+    trip for several short runs. Each result is exactly what :func:`execute` gives for its task."""
+    return [execute(t) for t in tasks]
+
+
+#: Work per batch that :class:`Batcher` aims at, in seconds of run time: long enough that a
+#: batch's round trip to a worker (pickling, pipes or the Dask scheduler: about 0.3-3 ms) is small
+#: against it, short enough that an interrupted sweep loses little and the last batches balance.
+BATCH_TARGET_S = 0.05
+#: The most runs in one batch.
+BATCH_MAX = 64
+#: Batches in flight per worker (queued at the pool or scheduler, or running).
+IN_FLIGHT_PER_WORKER = 4
+
+
+class Batcher:
+    """Cuts a list of tasks, in order, into batches sized by the run time measured so far.
+
+    ``batch=None`` (adaptive): the first ``2 x workers`` batches hold one task each; after that a
+    batch holds ``round(target_s / mean run time)`` tasks (the mean of every run finished so far,
+    from :attr:`TaskResult.wall_time_s`), between 1 and ``batch_max``, and never more than an even
+    share of what is left (``remaining / workers``), so that the last batches keep every worker
+    busy. ``batch=n``: batches of ``n`` tasks (the last may be shorter); ``batch=1`` is one task per
+    round trip, as before batching."""
+
+    def __init__(
+        self,
+        tasks: Iterable[Task],
+        workers: int,
+        batch: int | None = None,
+        *,
+        target_s: float = BATCH_TARGET_S,
+        batch_max: int = BATCH_MAX,
+    ):
+        if batch is not None and batch < 1:
+            raise ExecutorError(f"batch {batch}: must be at least 1 (or None: sized by run time)")
+        self._todo: deque[Task] = deque(tasks)
+        self.workers = max(1, workers)
+        self.batch = batch
+        self.target_s = target_s
+        self.batch_max = batch_max
+        self._handed = 0
+        self._runs = 0
+        self._run_time = 0.0
+
+    def __len__(self) -> int:
+        """Tasks not handed out yet."""
+        return len(self._todo)
+
+    def size(self) -> int:
+        """The size the next batch will have (0 when nothing is left)."""
+        left = len(self._todo)
+        if left == 0:
+            return 0
+        if self.batch is not None:
+            return min(self.batch, left)
+        if self._handed < 2 * self.workers or self._runs == 0:
+            return 1
+        mean = self._run_time / self._runs
+        n = round(self.target_s / mean) if mean > 0 else self.batch_max
+        n = min(n, self.batch_max, -(-left // self.workers))
+        return max(1, min(n, left))
+
+    def next(self) -> list[Task]:
+        """The next batch (empty when nothing is left)."""
+        n = self.size()
+        if n:
+            self._handed += 1
+        return [self._todo.popleft() for _ in range(n)]
+
+    def observe(self, results: Iterable[TaskResult]) -> None:
+        """Records the run times of finished runs."""
+        for r in results:
+            self._runs += 1
+            self._run_time += r.wall_time_s
 
 
 def _ignore_sigint() -> None:
@@ -145,8 +233,10 @@ class LocalExecutor(Executor):
     """A pool of ``jobs`` worker processes (default: one per core). The pool starts on first use
     and is reused by later sweeps until :meth:`close`."""
 
-    def __init__(self, jobs: int | None = None):
+    def __init__(self, jobs: int | None = None, *, batch: int | None = None):
         self.workers = jobs or os.cpu_count() or 1
+        self.batch = batch
+        Batcher((), self.workers, batch)  # checks `batch`
         self.description = f"local process pool ({self.workers} workers)"
         self._pool: ProcessPoolExecutor | None = None
 
@@ -161,13 +251,24 @@ class LocalExecutor(Executor):
 
     def map_unordered(self, tasks: Iterable[Task]) -> Iterator[TaskResult]:
         pool = self._get_pool()
+        batcher = Batcher(tasks, self.workers, self.batch)
+        window = self.workers * IN_FLIGHT_PER_WORKER
+        pending: set = set()
+
+        def submit() -> bool:
+            b = batcher.next()
+            if b:
+                pending.add(pool.submit(execute_batch, b))
+            return bool(b)
+
         # Workers start on the first submissions. Started with SIGINT ignored, they inherit that from
         # birth (a Ctrl-C while one is still importing would otherwise print its traceback); the
         # parent's handler is restored at once and handles Ctrl-C for the sweep.
         main = threading.current_thread() is threading.main_thread()
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
         try:
-            pending = {pool.submit(execute, t) for t in tasks}
+            while len(pending) < window and submit():
+                pass
         finally:
             if main:
                 signal.signal(signal.SIGINT, previous)
@@ -175,19 +276,25 @@ class LocalExecutor(Executor):
         # `abort`, whose terminated workers make the pool's manager thread fail every pending future
         # with BrokenProcessPool; cancelling concurrently would race with that thread (CPython 3.11
         # then prints an InvalidStateError traceback from it).
-        # `as_completed` installs one waiter on every future once; a loop of `wait(pending,
-        # FIRST_COMPLETED)` installed and removed one per pending future on every call, O(runs^2)
-        # in the parent process (issue 19: sweeps of 10,000 short runs).
+        # At most `window` futures are pending, so each `wait` (which installs a waiter on every
+        # pending future) is O(window), not O(runs) (issue 19: sweeps of 10,000 short runs).
         try:
-            for fut in as_completed(pending):
-                try:
-                    yield fut.result()
-                except BrokenProcessPool:
-                    raise ExecutorError(
-                        "a worker process died (killed, out of memory, or a crash of the core; in a "
-                        "script, also check that the sweep runs under `if __name__ == '__main__':`, "
-                        "since worker processes import the main module)"
-                    ) from None
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    pending.discard(fut)
+                    try:
+                        results = fut.result()
+                    except BrokenProcessPool:
+                        raise ExecutorError(
+                            "a worker process died (killed, out of memory, or a crash of the core; in a "
+                            "script, also check that the sweep runs under `if __name__ == '__main__':`, "
+                            "since worker processes import the main module)"
+                        ) from None
+                    batcher.observe(results)
+                    while len(pending) < window and submit():
+                        pass
+                    yield from results
         except KeyboardInterrupt:
             self.abort()  # do not wait for the runs in progress
             raise
@@ -211,7 +318,17 @@ class DaskExecutor(Executor):
     (``tcp://host:8786``) or ``"local"`` for a LocalCluster of ``jobs`` single-threaded worker
     processes on this machine (default: one per core)."""
 
-    def __init__(self, address: str = "local", jobs: int | None = None, *, connect_timeout_s: float = 20.0):
+    def __init__(
+        self,
+        address: str = "local",
+        jobs: int | None = None,
+        *,
+        connect_timeout_s: float = 20.0,
+        batch: int | None = None,
+    ):
+        self.batch = batch
+        self._client = None
+        Batcher((), 1, batch)  # checks `batch`
         try:
             from distributed import Client, LocalCluster
         except ImportError as e:
@@ -253,14 +370,33 @@ class DaskExecutor(Executor):
     def map_unordered(self, tasks: Iterable[Task]) -> Iterator[TaskResult]:
         from distributed import as_completed
 
-        futures = [self._client.submit(execute, t, key=f"airtcp-run-{t.key}", pure=False) for t in tasks]
-        if not futures:
-            return
+        batcher = Batcher(tasks, self.workers, self.batch)
+        window = self.workers * IN_FLIGHT_PER_WORKER
+        pending: set = set()
+        queue = as_completed(with_results=True)
+
+        def submit() -> bool:
+            b = batcher.next()
+            if b:
+                # Keys name the batch's first run and its size: unique within a sweep (a run key
+                # appears once), and a batch of one has the key a single run had before batching.
+                key = f"airtcp-run-{b[0].key}" if len(b) == 1 else f"airtcp-batch-{b[0].key}-{len(b)}"
+                fut = self._client.submit(execute_batch, b, key=key, pure=False)
+                pending.add(fut)
+                queue.add(fut)
+            return bool(b)
+
+        while len(pending) < window and submit():
+            pass
         try:
-            for _fut, result in as_completed(futures, with_results=True):
-                yield result
+            for fut, results in queue:
+                pending.discard(fut)
+                batcher.observe(results)
+                while len(pending) < window and submit():
+                    pass
+                yield from results
         finally:
-            self._client.cancel([f for f in futures if not f.done()])
+            self._client.cancel([f for f in pending if not f.done()])
 
     def close(self) -> None:
         client = getattr(self, "_client", None)
@@ -272,13 +408,14 @@ class DaskExecutor(Executor):
             self._cluster = None
 
 
-def make_executor(jobs: int | None = None, dask: str | None = None) -> Executor:
+def make_executor(jobs: int | None = None, dask: str | None = None, batch: int | None = None) -> Executor:
     """The executor for ``--jobs``/``--dask``: Dask if ``dask`` is given, else serial for
-    ``jobs=1`` and a local pool otherwise (default: one worker per core)."""
+    ``jobs=1`` and a local pool otherwise (default: one worker per core). ``batch``: runs per
+    task for the pool and Dask (None: sized by the measured run time, see :class:`Batcher`)."""
     if jobs is not None and jobs < 1:
         raise ExecutorError(f"--jobs {jobs}: must be at least 1")
     if dask:
-        return DaskExecutor(dask, jobs)
+        return DaskExecutor(dask, jobs, batch=batch)
     if jobs == 1:
         return SerialExecutor()
-    return LocalExecutor(jobs)
+    return LocalExecutor(jobs, batch=batch)
