@@ -15,10 +15,10 @@ The pool and Dask send runs to their workers in **batches** (issue 19: sweeps of
 short runs, where each task's round trip costs more than the run). A batch is a list of tasks run
 one after the other by :func:`execute_batch`, each result exactly :func:`execute`'s. Batch sizes
 follow the measured run time (:class:`Batcher`): single runs first, then about
-:data:`BATCH_TARGET_S` of work per batch, so a batch of long runs is one run, and only a few
-batches per worker are in flight at a time. Results are yielded (and stored by the sweep) a batch
-at a time as batches finish; an interrupted sweep loses only the batches in progress, at most
-about ``BATCH_TARGET_S`` of work each (one run when runs are long).
+:data:`BATCH_TARGET_S` (pool) or :data:`DASK_BATCH_TARGET_S` (Dask) of work per batch, so a batch
+of long runs is one run, and only a few batches per worker are in flight at a time. Results are
+yielded (and stored by the sweep) a batch at a time as batches finish; an interrupted sweep loses
+only the batches in progress, at most about that much work each (one run when runs are long).
 """
 
 from __future__ import annotations
@@ -89,10 +89,14 @@ def execute_batch(tasks: list[Task]) -> list[TaskResult]:
     return [execute(t) for t in tasks]
 
 
-#: Work per batch that :class:`Batcher` aims at, in seconds of run time: long enough that a
-#: batch's round trip to a worker (pickling, pipes or the Dask scheduler: about 0.3-3 ms) is small
-#: against it, short enough that an interrupted sweep loses little and the last batches balance.
+#: Work per batch that :class:`Batcher` aims at on the local pool, in seconds of run time: long
+#: enough that a batch's round trip (pickling and pipes: about 0.5 ms of CPU in all, measured) is
+#: small against it, short enough that an interrupted sweep loses little and the last batches
+#: balance.
 BATCH_TARGET_S = 0.05
+#: The same for Dask, whose round trip through the scheduler costs about 7 ms of CPU per task
+#: (client, scheduler and worker; measured with a LocalCluster of 2 workers, issue 19).
+DASK_BATCH_TARGET_S = 0.25
 #: The most runs in one batch.
 BATCH_MAX = 64
 #: Batches in flight per worker (queued at the pool or scheduler, or running).
@@ -370,7 +374,7 @@ class DaskExecutor(Executor):
     def map_unordered(self, tasks: Iterable[Task]) -> Iterator[TaskResult]:
         from distributed import as_completed
 
-        batcher = Batcher(tasks, self.workers, self.batch)
+        batcher = Batcher(tasks, self.workers, self.batch, target_s=DASK_BATCH_TARGET_S)
         window = self.workers * IN_FLIGHT_PER_WORKER
         pending: set = set()
         queue = as_completed(with_results=True)
