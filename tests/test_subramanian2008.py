@@ -12,7 +12,8 @@ from airtcp.studies.subramanian2008 import transport as T
 def test_study_is_consistent_and_only_the_documented_cells_are_explained():
     s = load("subramanian2008")
     assert s.check() == []
-    explained = {p.id for p in s.published if p.known_difference}
+    # The Ch. 6 (802.11b) rows are checked in test_subramanian2008_ch6.py.
+    explained = {p.id for p in s.published if p.known_difference and not p.id.startswith("t6")}
     assert explained == {
         "t32-sim-onoff-residual",
         "t32-sim-onoff-pfec_wasted",

@@ -123,6 +123,9 @@ pub struct LossProcess {
     /// The uniform draw of the last judgement of a per-frame-probability model (Bernoulli, bit
     /// errors), NaN otherwise: read by [`LossProcess::header_intact`].
     last_draw: f64,
+    /// Rate of the frame about to be judged, b/s (0: not given); set by the 802.11 reception
+    /// model ([`LossProcess::set_frame_rate`]), read by rate-dependent models (Bluetooth).
+    frame_rate_bps: u64,
 }
 
 impl LossProcess {
@@ -139,7 +142,14 @@ impl LossProcess {
             LossModel::Periodic(p) => State::Periodic(*p),
             LossModel::Bluetooth(b) => State::Bluetooth(*b),
         };
-        LossProcess { state, rng, seen: 0, lost: 0, bursts: 0, last_lost: false, last_draw: f64::NAN }
+        LossProcess { state, rng, seen: 0, lost: 0, bursts: 0, last_lost: false, last_draw: f64::NAN, frame_rate_bps: 0 }
+    }
+
+    /// The rate, b/s, at which the transmissions judged next were sent (an 802.11 frame's MPDU
+    /// rate; 0: unknown). Only the Bluetooth model with `rate = "frame"` reads it.
+    #[inline]
+    pub fn set_frame_rate(&mut self, rate_bps: u64) {
+        self.frame_rate_bps = rate_bps;
     }
 
     /// Decides whether a transmission of `bytes` bytes finishing at `now` is lost.
@@ -166,7 +176,7 @@ impl LossProcess {
             State::PacketTrace(t) => t.next_lost(),
             State::IntervalTrace(t) => t.is_lost_at(now),
             State::Periodic(p) => p.is_lost(now, rng),
-            State::Bluetooth(b) => b.is_lost(bytes, rng),
+            State::Bluetooth(b) => b.is_lost_at(bytes, self.frame_rate_bps, rng),
         };
         self.seen += 1;
         self.lost += lost as u64;

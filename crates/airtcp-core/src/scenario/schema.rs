@@ -634,6 +634,8 @@ pub struct RawWireless {
     pub queue_limit: Option<Quantity>,
     /// Network layer to interface queue delay (ns-2 LL `delay_`).
     pub ll_delay: Option<Quantity>,
+    /// Data-rate adaptation: `{ type = "arf" | "aarf", ... }` (default: none).
+    pub rate_adaptation: Option<toml::Value>,
     /// Nodes whose interface-queue series is recorded (`"*"` for all).
     #[serde(default)]
     pub record_queue: Vec<String>,
@@ -646,6 +648,23 @@ pub struct RawWireless {
     /// Per-station MAC overrides (`[[wireless.station]]`), applied in order.
     #[serde(default)]
     pub station: Vec<toml::Value>,
+}
+
+/// `[wireless] rate_adaptation = { type = "arf" | "aarf", ... }`: every key but `type` optional.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRateAdaptation {
+    /// `"arf"` or `"aarf"`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Consecutive failures that lower the rate (default 2).
+    pub failure_threshold: Option<i64>,
+    /// Consecutive successes that raise it (default 10).
+    pub success_threshold: Option<i64>,
+    /// Attempts since the last change after which a success raises it (default 15).
+    pub timer_threshold: Option<i64>,
+    /// AARF: cap on the doubled success threshold (default 50).
+    pub max_success_threshold: Option<i64>,
 }
 
 /// `[[wireless.station]]`: MAC parameters of some stations that differ from the scenario's (e.g.

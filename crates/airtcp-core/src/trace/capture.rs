@@ -84,8 +84,6 @@ pub struct RadioCapture {
     nodes: Vec<NodeId>,
     /// The BSSID written in data frames: the access point's node, or the first station's.
     bssid: NodeId,
-    data_rate_bps: u64,
-    basic_rate_bps: u64,
     freq_mhz: u16,
     channel_flags: u16,
     short_preamble: bool,
@@ -120,8 +118,6 @@ impl RadioCapture {
             file: vec![NONE; stations.len()],
             nodes: stations.to_vec(),
             bssid: ap.or(stations.first().copied()).unwrap_or_default(),
-            data_rate_bps: params.phy.data_rate_bps,
-            basic_rate_bps: params.phy.basic_rate_bps,
             freq_mhz,
             channel_flags,
             short_preamble: params.phy.preamble == Preamble::Short,
@@ -150,7 +146,8 @@ impl RadioCapture {
         if file == NONE {
             return;
         }
-        let rate_bps = if f.kind == FrameKind::Data && f.ra != BROADCAST { self.data_rate_bps } else { self.basic_rate_bps };
+        // The rate the frame went at (with rate adaptation, the attempt's).
+        let rate_bps = f.rate_bps();
         let info = RadioInfo {
             rate_bps,
             freq_mhz: self.freq_mhz,

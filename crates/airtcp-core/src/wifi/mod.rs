@@ -27,6 +27,7 @@ pub mod mac;
 pub mod params;
 pub mod phy;
 pub mod propagation;
+pub mod rate;
 pub mod reception;
 pub mod stats;
 
@@ -282,6 +283,7 @@ impl Wifi {
             let mut st = Station::new(sp.node, i as u32, specs.len(), params.cw_min, ifq, rng, ec);
             st.ap = sp.ap;
             st.delay_samples = sp.record_delay.then(Vec::new);
+            st.rate = params.rate_adaptation.and_then(|ra| rate::RateControl::new(ra, &params.phy, specs.len()));
             stations.push(st);
         }
         let mut procs = Vec::new();

@@ -87,6 +87,10 @@ pub struct WifiParams {
     pub queue_limit: u32,
     /// ns-2 `DSSS_MaxPropagationDelay` added twice to ns-2-flavour timeouts (2 us).
     pub max_prop_delay: SimTime,
+    /// Data-rate adaptation of unicast data frames (`None`, the default: every data frame at
+    /// `phy.data_rate_bps`; see [`super::rate`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate_adaptation: Option<super::rate::RateAdaptation>,
 }
 
 impl WifiParams {
@@ -150,6 +154,7 @@ impl WifiParams {
             ll_delay: SimTime::from_micros(25),
             queue_limit: 50,
             max_prop_delay: SimTime::from_micros(2),
+            rate_adaptation: None,
         }
     }
 

@@ -401,6 +401,8 @@ impl Reception {
         if (!p.overheard && !self.for_me(&sig.frame)) || (p.data_only && sig.frame.kind != super::mac::frame::FrameKind::Data) {
             return false;
         }
+        // The attempt's own rate, for rate-dependent loss processes (Bluetooth, `rate = "frame"`).
+        p.process.set_frame_rate(sig.frame.rate_bps());
         ec.judge(&sig.frame, t, &mut p.process)
     }
 

@@ -28,6 +28,12 @@ pub struct MacCounters {
     /// Frames put back into a round-robin interface queue at the retry limit (Fotiadis 2005).
     #[serde(skip_serializing_if = "is_zero")]
     pub requeued: u64,
+    /// Rate adaptation: steps to a lower data rate (`crate::wifi::rate`; absent without it).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub rate_down: u64,
+    /// Rate adaptation: steps to a higher data rate (probes).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub rate_up: u64,
     /// Data frames received for this station and passed up.
     pub rx_data: u64,
     /// Data frames received again (ACK lost) and discarded as duplicates.

@@ -116,6 +116,9 @@ impl World {
             counters.busy_time = st.rx.busy_time_at(now);
             counters.rx_collisions = st.rx.counts.collisions;
             counters.rx_errors = st.rx.counts.errors;
+            if let Some(rc) = &st.rate {
+                (counters.rate_down, counters.rate_up) = (rc.steps_down, rc.steps_up);
+            }
             let frac = |t: crate::time::SimTime| if secs > 0.0 { t.min(now).as_secs_f64() / secs } else { 0.0 };
             let mean_delay = if counters.mac_delay_count == 0 {
                 f64::NAN

@@ -15,7 +15,7 @@ from airtcp.result import RunResult
 from airtcp.scenario import Scenario
 from airtcp.studies.framework import ByMode, Experiment, Figure
 
-from . import transport
+from . import transport, wifi_ch6
 
 LINK = "link:src->dst"
 PAYLOAD_B = 972  # + 28 B of UDP/IP headers = 1000 B on the wire
@@ -202,7 +202,7 @@ def _model_curve(p: float) -> float:
 
 
 # The link-level experiments here, the end-to-end ones (LT-TCP, TCP-SACK over 1 and 4 hops) in transport.py.
-EXPERIMENTS = [harq_uniform, on_off, *transport.EXPERIMENTS]
+EXPERIMENTS = [harq_uniform, on_off, *transport.EXPERIMENTS, *wifi_ch6.EXPERIMENTS]
 FIGURES = [
     Figure(
         name="goodput",
@@ -228,4 +228,5 @@ FIGURES = [
         series="protocol",
     ),
     *transport.FIGURES,
+    *wifi_ch6.FIGURES,
 ]

@@ -187,7 +187,20 @@ impl Validator<'_> {
                 None
             }
         };
-        let rate_bps = self.required(l.rate.as_ref(), path, "rate", kind).and_then(|q| self.rate(q, &join(path, "rate")));
+        // `rate = "frame"`: each 802.11 frame's own rate (with rate adaptation, per attempt).
+        let per_frame = l.rate.as_ref().is_some_and(|q| q.0.as_str() == Some("frame"));
+        if per_frame && !path.starts_with("wireless") {
+            self.errs.bad(
+                join(path, "rate"),
+                &toml::Value::String("frame".into()),
+                "\"frame\" (each frame's own rate) needs 802.11 frames: use it in [[wireless.loss]], or give a rate",
+            );
+        }
+        let rate_bps = if per_frame {
+            Some(0)
+        } else {
+            self.required(l.rate.as_ref(), path, "rate", kind).and_then(|q| self.rate(q, &join(path, "rate")))
+        };
         let hop_probability = self.prob_field(l.hop_probability, Some(HOP_PROBABILITY), path, "hop_probability", kind);
         let dwell = match &l.dwell {
             Some(q) => self.time(q, &join(path, "dwell")).filter(|d| {
@@ -202,6 +215,7 @@ impl Validator<'_> {
         Some(LossModel::Bluetooth(BluetoothParams {
             lambda: lambda?,
             rate_bps: rate_bps?,
+            per_frame,
             hop_probability: hop_probability?,
             dwell: dwell?,
         }))

@@ -12,6 +12,7 @@ mod net;
 mod schemes;
 mod tcp;
 mod text;
+mod wifi_rate;
 mod wireless;
 
 pub use text::{MAX_SCENARIO_BYTES, check_syntax, decode_text, read_text};

@@ -384,6 +384,9 @@ impl Validator<'_> {
                 None => {}
             }
         }
+        if let Some(ra) = &w.rate_adaptation {
+            p.rate_adaptation = self.rate_adaptation(ra, &p.phy);
+        }
         // Members and positions.
         let members: Vec<NodeId> = match &w.nodes {
             Some(list) => list

@@ -161,8 +161,17 @@ mod tests {
 
     #[test]
     fn a_frame_is_judged_whole_by_arq_and_as_units_by_a_coded_strategy() {
-        let frame =
-            Frame { kind: FrameKind::Data, retry: false, src: 0, ra: 1, seq: 1, duration: SimTime::ZERO, bytes: 1500, pkt: None };
+        let frame = Frame {
+            kind: FrameKind::Data,
+            retry: false,
+            src: 0,
+            ra: 1,
+            seq: 1,
+            duration: SimTime::ZERO,
+            bytes: 1500,
+            pkt: None,
+            rate_kbps: 11_000,
+        };
         let pattern = [true, false, false, true, true, false];
         // ARQ: one draw per frame.
         let mut arq = AnyErrorControl::Arq(arq::Arq::new(7, 4));

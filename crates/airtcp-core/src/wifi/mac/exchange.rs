@@ -17,6 +17,12 @@ fn round_up_us(t: SimTime) -> SimTime {
     SimTime(t.as_nanos().div_ceil(1000) * 1000)
 }
 
+/// A rate in b/s as the frame carries it, kb/s.
+#[inline]
+fn kbps(rate_bps: u64) -> u32 {
+    (rate_bps / 1000) as u32
+}
+
 impl Wifi {
     #[inline]
     fn data_duration(&self, broadcast: bool) -> SimTime {
@@ -24,9 +30,19 @@ impl Wifi {
     }
 
     #[inline]
-    fn rts_duration(&self, data_bytes: u32) -> SimTime {
+    fn rts_duration(&self, data_bytes: u32, data_rate_bps: u64) -> SimTime {
         let p = &self.params;
-        round_up_us(p.sifs + self.k.cts + p.sifs + p.data_time(data_bytes) + p.sifs + self.k.ack)
+        round_up_us(p.sifs + self.k.cts + p.sifs + p.phy.txtime(data_bytes, data_rate_bps) + p.sifs + self.k.ack)
+    }
+
+    /// The rate of station `s`'s next unicast data attempt to station `ra`: the configured data
+    /// rate, or the rate adaptation's choice ([`crate::wifi::rate`]).
+    #[inline]
+    pub(in crate::wifi) fn data_rate(&self, s: usize, ra: u32) -> u64 {
+        match &self.stations[s].rate {
+            Some(rc) => rc.rate_bps(ra),
+            None => self.params.phy.data_rate_bps,
+        }
     }
 
     /// Response timeout for a frame of airtime `dur` expecting a response of `resp` bytes.
@@ -67,9 +83,10 @@ impl Wifi {
             src: s as u32,
             ra: o.ra,
             seq: 0,
-            duration: self.rts_duration(o.bytes),
+            duration: self.rts_duration(o.bytes, self.data_rate(s, o.ra)),
             bytes: RTS_BYTES,
             pkt: None,
+            rate_kbps: kbps(self.params.phy.basic_rate_bps),
         };
         let timeout = self.response_timeout(dur, CTS_BYTES);
         self.stations[s].counters.rts_attempts += 1;
@@ -95,7 +112,8 @@ impl Wifi {
         self.set_tx_state(s, TxState::Send, now);
         let broadcast = o.ra == BROADCAST;
         // Group-addressed frames go at a basic rate (IEEE 802.11-2016 10.6.6.2; ns-2 `sendDATA`).
-        let dur = if broadcast { self.params.ctrl_time(o.bytes) } else { self.params.data_time(o.bytes) };
+        let rate = if broadcast { self.params.phy.basic_rate_bps } else { self.data_rate(s, o.ra) };
+        let dur = self.params.phy.txtime(o.bytes, rate);
         let frame = Frame {
             kind: FrameKind::Data,
             retry: o.retry,
@@ -105,6 +123,7 @@ impl Wifi {
             duration: self.data_duration(broadcast),
             bytes: o.bytes,
             pkt: Some(o.pkt),
+            rate_kbps: kbps(rate),
         };
         let timeout = if broadcast { dur } else { self.response_timeout(dur, ACK_BYTES) };
         o.attempts += 1;
@@ -157,6 +176,7 @@ impl Wifi {
                     duration: c.duration,
                     bytes: CTS_BYTES,
                     pkt: None,
+                    rate_kbps: kbps(self.params.phy.basic_rate_bps),
                 };
                 self.stations[s].counters.cts_sent += 1;
                 self.transmit(s, frame, dur, timeout, sched, packets);
@@ -173,6 +193,7 @@ impl Wifi {
                     duration: SimTime::ZERO,
                     bytes: ACK_BYTES,
                     pkt: None,
+                    rate_kbps: kbps(self.params.phy.basic_rate_bps),
                 };
                 self.stations[s].counters.acks_sent += 1;
                 self.transmit(s, frame, dur, dur, sched, packets);

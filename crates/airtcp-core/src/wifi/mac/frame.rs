@@ -50,11 +50,21 @@ pub struct Frame {
     pub bytes: u32,
     /// The packet carried (data frames).
     pub pkt: Option<PacketId>,
+    /// Rate the MPDU is sent at, kb/s (the PLCP header's SIGNAL field; the preamble and header
+    /// have their own timing): the basic rate for control and broadcast frames, the data rate
+    /// (or the rate adaptation's choice, [`crate::wifi::rate`]) for unicast data.
+    pub rate_kbps: u32,
 }
 
 impl Frame {
     /// Whether the frame is addressed to everyone.
     pub fn is_broadcast(&self) -> bool {
         self.ra == BROADCAST
+    }
+
+    /// The rate the MPDU is sent at, b/s.
+    #[inline]
+    pub fn rate_bps(&self) -> u64 {
+        u64::from(self.rate_kbps) * 1000
     }
 }

@@ -20,6 +20,9 @@ impl Wifi {
         let st = &mut self.stations[s];
         if let Some(o) = &st.pkt_tx {
             st.error_control.succeeded(exchange, o);
+            if let (Exchange::Data { .. }, Some(rc)) = (exchange, st.rate.as_mut()) {
+                rc.succeeded(o.ra);
+            }
         }
     }
 
@@ -50,6 +53,9 @@ impl Wifi {
         let Some(mut o) = self.stations[s].pkt_tx else { return };
         let st = &mut self.stations[s];
         st.counters.ack_timeouts += 1;
+        if let Some(rc) = st.rate.as_mut() {
+            rc.failed(o.ra);
+        }
         match st.error_control.failed(Exchange::Data { after_rts: o.use_rts }, &o) {
             AfterFailure::Discard => {
                 self.indicate(s, Ind::of(IndicationKind::AttemptFailed, &o, false), now);

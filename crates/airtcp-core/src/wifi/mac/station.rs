@@ -103,6 +103,8 @@ pub struct Station {
     pub(in crate::wifi) log_cursor: usize,
     /// Transmission start of the last frame read that this radio hears.
     pub(in crate::wifi) heard_at: SimTime,
+    /// Data-rate adaptation (`None`: every data frame at the configured rate).
+    pub rate: Option<crate::wifi::rate::RateControl>,
 }
 
 impl Station {
@@ -134,6 +136,7 @@ impl Station {
             held: false,
             log_cursor: 0,
             heard_at: SimTime::ZERO,
+            rate: None,
         }
     }
 
