@@ -646,6 +646,9 @@ pub struct RawWireless {
     /// Per-station MAC overrides (`[[wireless.station]]`), applied in order.
     #[serde(default)]
     pub station: Vec<toml::Value>,
+    /// Error control of every station: `{ type = "arq" }` (default) or `{ type = "ll_harq", ... }`
+    /// (Subramanian 2008's LL-HARQ on the MAC's error-control seam).
+    pub error_control: Option<Tagged>,
 }
 
 /// `[[wireless.station]]`: MAC parameters of some stations that differ from the scenario's (e.g.

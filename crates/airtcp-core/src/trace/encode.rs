@@ -388,6 +388,7 @@ mod tests {
             duration: SimTime::from_micros(314),
             bytes: 1100,
             pkt: None,
+            coding: crate::wifi::error_control::Coding::Plain,
         };
         let p = tcp(TcpHeader { payload: 1000, ..Default::default() }, 1000);
         let mut frame = Vec::new();

@@ -87,6 +87,10 @@ pub struct WifiParams {
     pub queue_limit: u32,
     /// ns-2 `DSSS_MaxPropagationDelay` added twice to ns-2-flavour timeouts (2 us).
     pub max_prop_delay: SimTime,
+    /// Error control of every station: `None` for IEEE 802.11 ARQ, or LL-HARQ (Subramanian 2008;
+    /// `[wireless] error_control = { type = "ll_harq", ... }`, `error_control/harq.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_control: Option<crate::fec::link::config::HarqConfig>,
 }
 
 impl WifiParams {
@@ -150,6 +154,7 @@ impl WifiParams {
             ll_delay: SimTime::from_micros(25),
             queue_limit: 50,
             max_prop_delay: SimTime::from_micros(2),
+            error_control: None,
         }
     }
 

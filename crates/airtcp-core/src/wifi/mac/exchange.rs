@@ -8,6 +8,7 @@ use super::station::TxState;
 use crate::kernel::Scheduler;
 use crate::packet::PacketPool;
 use crate::time::SimTime;
+use crate::wifi::error_control::{Coding, ErrorControl};
 use crate::wifi::hooks::IndicationKind;
 use crate::wifi::params::MacFlavor;
 use crate::wifi::{Wifi, WifiEvent};
@@ -70,6 +71,7 @@ impl Wifi {
             duration: self.rts_duration(o.bytes),
             bytes: RTS_BYTES,
             pkt: None,
+            coding: Coding::Plain,
         };
         let timeout = self.response_timeout(dur, CTS_BYTES);
         self.stations[s].counters.rts_attempts += 1;
@@ -96,6 +98,7 @@ impl Wifi {
         let broadcast = o.ra == BROADCAST;
         // Group-addressed frames go at a basic rate (IEEE 802.11-2016 10.6.6.2; ns-2 `sendDATA`).
         let dur = if broadcast { self.params.ctrl_time(o.bytes) } else { self.params.data_time(o.bytes) };
+        let coding = self.stations[s].error_control.transmission(&o);
         let frame = Frame {
             kind: FrameKind::Data,
             retry: o.retry,
@@ -105,6 +108,7 @@ impl Wifi {
             duration: self.data_duration(broadcast),
             bytes: o.bytes,
             pkt: Some(o.pkt),
+            coding,
         };
         let timeout = if broadcast { dur } else { self.response_timeout(dur, ACK_BYTES) };
         o.attempts += 1;
@@ -157,6 +161,7 @@ impl Wifi {
                     duration: c.duration,
                     bytes: CTS_BYTES,
                     pkt: None,
+                    coding: Coding::Plain,
                 };
                 self.stations[s].counters.cts_sent += 1;
                 self.transmit(s, frame, dur, timeout, sched, packets);
@@ -173,6 +178,7 @@ impl Wifi {
                     duration: SimTime::ZERO,
                     bytes: ACK_BYTES,
                     pkt: None,
+                    coding: c.coding,
                 };
                 self.stations[s].counters.acks_sent += 1;
                 self.transmit(s, frame, dur, dur, sched, packets);

@@ -6,6 +6,7 @@
 
 use crate::packet::PacketId;
 use crate::time::SimTime;
+use crate::wifi::error_control::Coding;
 
 /// Receiver address meaning "every station".
 pub const BROADCAST: u32 = u32::MAX;
@@ -50,6 +51,9 @@ pub struct Frame {
     pub bytes: u32,
     /// The packet carried (data frames).
     pub pkt: Option<PacketId>,
+    /// Error-control fields: the units a coded data frame carries, or an ACK's LL-HARQ feedback
+    /// ([`Coding::Plain`] for plain ARQ).
+    pub coding: Coding,
 }
 
 impl Frame {
