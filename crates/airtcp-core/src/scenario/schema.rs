@@ -466,6 +466,8 @@ pub struct RawLtTcp {
     pub min_rto: Option<Quantity>,
     /// RTO before the first sample (default `"3s"`, ns-2).
     pub initial_rto: Option<Quantity>,
+    /// Re-block a block's unsent data at the new segment size after a timeout (default false).
+    pub reblock: Option<bool>,
 }
 
 /// `app = { type = "bulk" }`.
