@@ -120,3 +120,28 @@ def test_fairness_and_file_transfer_scenarios():
     assert T.completion_s(r) == pytest.approx(5.0)
     T.set_stack(sc, "lt_tcp+ll_harq")
     assert T.completion_s(airtcp.run(sc, seed=1)) < 2.0
+
+
+def test_wifi_harq_scenarios_and_metrics():
+    """The 802.11 experiment: each stack sets the transport and the MAC's error control; LL-HARQ's
+    counters appear only with LL-HARQ, and at 50 % PER it beats the MAC ARQ's latency and residual."""
+    from airtcp.studies.subramanian2008 import wifi_harq as W
+
+    out = {}
+    for stack in W.STACKS:
+        sc = W.scenario()
+        W.set_stack(sc, stack)
+        W.set_per(sc, 0.5)
+        sc.set("simulation.duration", "10s")
+        transport, ec = stack.split("+")
+        assert sc.get("wireless.error_control") == {"type": ec}
+        assert sc.data["flows"][0]["transport"]["type"] == ("lt_tcp" if transport == "lt_tcp" else "tcp")
+        r = sc.run(seed=1)
+        out[stack] = {name: f(r) for name, f in W.METRICS.items()}
+    for transport in ["sack", "lt_tcp"]:
+        arq, harq = out[f"{transport}+arq"], out[f"{transport}+ll_harq"]
+        assert arq["rounds"] != arq["rounds"], "no LL-HARQ rounds under ARQ (NaN)"
+        assert 1.0 < harq["rounds"] < 1.3
+        assert harq["latency"] < arq["latency"]
+        assert harq["residual"] < arq["residual"]
+        assert harq["transmissions"] < arq["transmissions"]

@@ -72,6 +72,22 @@ impl BlockReceiver {
         self.k
     }
 
+    /// The sender cut the block to its first `k` data units before sending any FEC unit (LT-TCP
+    /// re-blocking after a timeout): units numbered `k` and above belong to the old code and are
+    /// forgotten, and the block decodes once `k` distinct units of the new code arrive. A larger
+    /// `k` or a decoded block is left as it is.
+    pub fn shrink(&mut self, k: u32) {
+        if self.decoded || k == 0 || k >= self.k {
+            return;
+        }
+        self.k = k;
+        for slot in self.got.iter_mut().skip(k as usize) {
+            *slot = false;
+        }
+        self.distinct = self.got.iter().filter(|g| **g).count() as u32;
+        self.decoded = self.distinct >= k;
+    }
+
     /// Whether any `K` distinct units have arrived.
     pub fn decoded(&self) -> bool {
         self.decoded
@@ -162,6 +178,20 @@ mod tests {
         assert_eq!(b.needed(), 0);
         assert_eq!(b.receive(1), Receipt::Surplus);
         assert_eq!(b.received().collect::<Vec<_>>(), vec![0, 1, 4, 5]);
+    }
+
+    #[test]
+    fn a_shrunk_block_counts_only_the_units_of_its_new_code() {
+        let mut b = BlockReceiver::new(6, 20);
+        for i in [0, 1, 3, 5] {
+            b.receive(i);
+        }
+        b.shrink(4);
+        assert_eq!((b.k(), b.distinct(), b.needed()), (4, 3, 1));
+        assert!(!b.has(5), "unit 5 was a data unit of the old code");
+        assert_eq!(b.receive(4), Receipt::Decoded, "unit 4 is the new code's first FEC unit");
+        b.shrink(2);
+        assert_eq!(b.k(), 4, "a decoded block is left as it is");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! `docs/models/fec.md`.
 
 pub mod block;
+pub mod estimate;
 pub mod link;
 pub mod model;
 pub mod rs;

@@ -42,6 +42,8 @@ pub struct LtReport {
     pub rfec_rounds: u64,
     /// Timeout retransmissions of the data unit at the cumulative acknowledgement.
     pub timeout_retransmits: u64,
+    /// Blocks whose unsent data was re-blocked at a smaller segment size after a timeout.
+    pub reblocked: u64,
     /// Retransmission-timer expiries.
     pub timeouts: u64,
     /// Window cuts on ECN echoes.

@@ -33,6 +33,10 @@ pub struct LtParams {
     pub header_bytes: u32,
     /// Retransmission-timer parameters (the thesis: "as TCP-SACK" in ns-2; default ns-2's).
     pub rto: RtoParams,
+    /// After a timeout, return the newest block's unsent data to the stream when the segment size
+    /// shrank, to be re-blocked at the new size (not in the thesis, which is silent on blocks that
+    /// outlive a window collapse; default false; `sender.rs`, `reblock_tail`).
+    pub reblock: bool,
 }
 
 impl Default for LtParams {
@@ -50,6 +54,7 @@ impl Default for LtParams {
             max_loss_estimate: 0.9,
             header_bytes: 40,
             rto: RtoParams::NS2,
+            reblock: false,
         }
     }
 }

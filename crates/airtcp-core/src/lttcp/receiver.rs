@@ -105,6 +105,12 @@ impl LtReceiver {
                 delivered: 0,
                 by_fec: false,
             });
+            if h.k < b.units.k() {
+                // The sender re-blocked the unsent tail after a timeout (sender.rs,
+                // `reblock_tail`): the block is its first `h.k` units now.
+                b.units.shrink(h.k.max(1));
+                b.len = b.len.min(h.block_len);
+            }
             let receipt = if h.index < MAX_BLOCK_UNITS { b.units.receive(h.index) } else { Receipt::Surplus };
             if receipt == Receipt::Surplus && fec {
                 self.stats.fec_wasted += 1;

@@ -93,6 +93,8 @@ pub struct LtSenderStats {
     pub timeout_retransmits: u64,
     /// Timer expiries.
     pub timeouts: u64,
+    /// Blocks whose unsent data went back to the stream after a timeout (re-blocking).
+    pub reblocked: u64,
     /// Window cuts on ECN.
     pub ecn_cuts: u64,
     /// ACKs received.
@@ -346,6 +348,7 @@ impl LtSender {
         self.flight.clear();
         self.pipe = 0;
         self.echo_mark = self.next_pkt;
+        self.reblock_tail();
         // Every packet is now resolved: the blocks are sampled and each undecoded block whose
         // first round is out gets an RFEC round (pending RFEC goes first).
         self.after_feedback();
@@ -353,6 +356,39 @@ impl LtSender {
         self.send(now);
         self.retransmit_at_una(now);
         self.settle_timer(now);
+    }
+
+    /// Re-blocking after a timeout (not in the thesis, which is silent on blocks that outlive a
+    /// window collapse; docs/models/fec.md, "Scope and limitations"): the window restarted from
+    /// the minimum, so the segment size may have shrunk. If the newest block still has data units
+    /// not yet sent, and was formed with larger units, those units go back to the stream and will
+    /// be re-blocked at the new size: the block keeps only the data units it sent (`K' =
+    /// first_sent`, all full units), with PFEC in the old ratio `ceil(P K' / K)` (as a short last
+    /// block). Its FEC is still unsent (PFEC follows the data), so the code changes with nothing
+    /// of the old one on the wire; the receiver lowers its `K` when the next unit carries the new
+    /// one. A block with nothing sent is dropped and formed again. Only the newest block can have
+    /// unsent data (a block is formed once the previous one's first round is out).
+    fn reblock_tail(&mut self) {
+        let mss = self.mss();
+        let Some(b) = self.blocks.back_mut().filter(|_| self.p.reblock) else { return };
+        if b.decoded || b.first_sent >= b.k || b.unit <= mss {
+            return;
+        }
+        self.stats.reblocked += 1;
+        if b.first_sent == 0 {
+            let b = self.blocks.pop_back().expect("checked above");
+            self.next_seq = b.seq;
+            self.next_block = b.id;
+            return;
+        }
+        let k = b.first_sent;
+        let p = ((b.n - b.k) as u64 * k as u64).div_ceil(b.k as u64) as u32;
+        b.needed = b.needed.map(|x| x.saturating_sub(b.k - k));
+        b.len = k * b.unit;
+        b.k = k;
+        b.n = k + p;
+        b.inventory = BlockSender::new(k, MAX_BLOCK_UNITS);
+        self.next_seq = b.seq + b.len as u64;
     }
 
     /// TCP-SACK's timeout retransmission, the fall-back the thesis keeps under the FEC (Sec.

@@ -466,6 +466,8 @@ pub struct RawLtTcp {
     pub min_rto: Option<Quantity>,
     /// RTO before the first sample (default `"3s"`, ns-2).
     pub initial_rto: Option<Quantity>,
+    /// Re-block a block's unsent data at the new segment size after a timeout (default false).
+    pub reblock: Option<bool>,
 }
 
 /// `app = { type = "bulk" }`.
@@ -648,6 +650,9 @@ pub struct RawWireless {
     /// Per-station MAC overrides (`[[wireless.station]]`), applied in order.
     #[serde(default)]
     pub station: Vec<toml::Value>,
+    /// Error control of every station: `{ type = "arq" }` (default) or `{ type = "ll_harq", ... }`
+    /// (Subramanian 2008's LL-HARQ on the MAC's error-control seam).
+    pub error_control: Option<Tagged>,
 }
 
 /// `[wireless] rate_adaptation = { type = "arf" | "aarf", ... }`: every key but `type` optional.

@@ -389,6 +389,7 @@ mod tests {
             bytes: 1100,
             pkt: None,
             rate_kbps: 11_000,
+            coding: crate::wifi::error_control::Coding::Plain,
         };
         let p = tcp(TcpHeader { payload: 1000, ..Default::default() }, 1000);
         let mut frame = Vec::new();

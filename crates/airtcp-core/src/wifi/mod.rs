@@ -276,10 +276,7 @@ impl Wifi {
             let name = &names[sp.node.0 as usize];
             let rng = rngs.stream(&format!("wifi/{name}/backoff"));
             let ifq = Ifq::with_discipline(params.queue_limit, sp.record_queue, sp.queue.unwrap_or_default());
-            let ec = match sp.retry_limits {
-                Some((short, long)) => AnyErrorControl::with_limits(short, long),
-                None => AnyErrorControl::new(&params),
-            };
+            let ec = AnyErrorControl::for_station(&params, sp.retry_limits);
             let mut st = Station::new(sp.node, i as u32, specs.len(), params.cw_min, ifq, rng, ec);
             st.ap = sp.ap;
             st.delay_samples = sp.record_delay.then(Vec::new);

@@ -91,6 +91,10 @@ pub struct WifiParams {
     /// `phy.data_rate_bps`; see [`super::rate`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rate_adaptation: Option<super::rate::RateAdaptation>,
+    /// Error control of every station: `None` for IEEE 802.11 ARQ, or LL-HARQ (Subramanian 2008;
+    /// `[wireless] error_control = { type = "ll_harq", ... }`, `error_control/harq.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_control: Option<crate::fec::link::config::HarqConfig>,
 }
 
 impl WifiParams {
@@ -155,6 +159,7 @@ impl WifiParams {
             queue_limit: 50,
             max_prop_delay: SimTime::from_micros(2),
             rate_adaptation: None,
+            error_control: None,
         }
     }
 

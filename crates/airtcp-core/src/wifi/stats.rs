@@ -93,6 +93,9 @@ pub struct WifiReport {
     pub tx_fraction: f64,
     /// Mean MAC service time of a frame, s (NaN if none finished).
     pub mean_mac_delay_s: f64,
+    /// LL-HARQ counters (only with `[wireless] error_control = { type = "ll_harq" }`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub harq: Option<crate::wifi::error_control::harq::HarqStats>,
     /// Time-averaged interface-queue length.
     pub mean_queue_packets: f64,
 }

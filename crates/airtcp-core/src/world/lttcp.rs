@@ -126,6 +126,7 @@ impl World {
             fec_bytes_sent: st.fec_bytes,
             rfec_rounds: st.rfec_rounds,
             timeout_retransmits: st.timeout_retransmits,
+            reblocked: st.reblocked,
             timeouts: st.timeouts,
             ecn_cuts: st.ecn_cuts,
             acks_received: st.acks,

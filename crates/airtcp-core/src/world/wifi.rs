@@ -131,6 +131,7 @@ impl World {
                 busy_fraction: frac(counters.busy_time),
                 tx_fraction: frac(counters.tx_airtime),
                 mean_mac_delay_s: mean_delay,
+                harq: st.harq_stats(),
                 mean_queue_packets: st.ifq.mean_len(now),
                 counters,
             });

@@ -15,7 +15,7 @@ from airtcp.result import RunResult
 from airtcp.scenario import Scenario
 from airtcp.studies.framework import ByMode, Experiment, Figure
 
-from . import transport, wifi_ch6
+from . import transport, wifi_ch6, wifi_harq
 
 LINK = "link:src->dst"
 PAYLOAD_B = 972  # + 28 B of UDP/IP headers = 1000 B on the wire
@@ -194,6 +194,7 @@ FORMULAS = {
     "model_rounds": model_rounds,
     "model_pfec_wasted": model_pfec_wasted,
     "model_rfec_wasted": model_rfec_wasted,
+    **wifi_harq.FORMULAS,
 }
 
 
@@ -202,7 +203,13 @@ def _model_curve(p: float) -> float:
 
 
 # The link-level experiments here, the end-to-end ones (LT-TCP, TCP-SACK over 1 and 4 hops) in transport.py.
-EXPERIMENTS = [harq_uniform, on_off, *transport.EXPERIMENTS, *wifi_ch6.EXPERIMENTS]
+EXPERIMENTS = [
+    harq_uniform,
+    on_off,
+    *transport.EXPERIMENTS,
+    *wifi_ch6.EXPERIMENTS,
+    *wifi_harq.EXPERIMENTS,
+]
 FIGURES = [
     Figure(
         name="goodput",
@@ -229,4 +236,5 @@ FIGURES = [
     ),
     *transport.FIGURES,
     *wifi_ch6.FIGURES,
+    *wifi_harq.FIGURES,
 ]

@@ -23,6 +23,7 @@ use super::config::{LinkLayerConfig, MAX_ROUNDS};
 use super::stats::LinkLayerStats;
 use crate::errmodel::LossProcess;
 use crate::fec::block::{BlockReceiver, BlockSender};
+use crate::fec::estimate::Ewma;
 use crate::fec::model::{pfec_units, rfec_units, sigma};
 use crate::packet::PacketId;
 use crate::time::SimTime;
@@ -92,8 +93,8 @@ pub struct Transmission {
 pub struct LinkLayer {
     cfg: LinkLayerConfig,
     rate_bps: u64,
-    est_first: Option<f64>,
-    est_retx: Option<f64>,
+    est_first: Ewma,
+    est_retx: Ewma,
     frames: VecDeque<Frame>,
     base_seq: u64,
     next_seq: u64,
@@ -108,15 +109,15 @@ pub struct LinkLayer {
 impl LinkLayer {
     /// A fresh engine for a direction of `rate_bps`.
     pub fn new(cfg: LinkLayerConfig, rate_bps: u64) -> Self {
-        let initial = match cfg {
-            LinkLayerConfig::LlHarq(h) => h.initial_per,
-            LinkLayerConfig::LlArq(_) => None,
+        let (alpha, initial) = match cfg {
+            LinkLayerConfig::LlHarq(h) => (h.alpha, h.initial_per),
+            LinkLayerConfig::LlArq(_) => (0.0, None),
         };
         LinkLayer {
             cfg,
             rate_bps,
-            est_first: initial,
-            est_retx: initial,
+            est_first: Ewma::new(alpha, initial),
+            est_retx: Ewma::new(alpha, initial),
             frames: VecDeque::new(),
             base_seq: 0,
             next_seq: 0,
@@ -210,7 +211,7 @@ impl LinkLayer {
     fn new_frame(&mut self, now: SimTime, pkt: PacketId, bytes: u32) -> u64 {
         let (n, k, header, inventory) = match self.cfg {
             LinkLayerConfig::LlHarq(h) => {
-                let p = self.est_first.unwrap_or(0.0).clamp(0.0, MAX_ESTIMATE);
+                let p = self.est_first.value().unwrap_or(0.0).clamp(0.0, MAX_ESTIMATE);
                 let pfec = pfec_units(h.units, p, h.pfec_sigmas);
                 let inventory = h.units + h.arq_rounds * MAX_RFEC_PER_UNIT * h.units;
                 (h.units, h.units - pfec, h.unit_header, inventory)
@@ -247,7 +248,7 @@ impl LinkLayer {
     /// original fragments (LL-ARQ).
     fn retx_units(&mut self, seq: u64) -> Vec<u32> {
         let cfg = self.cfg;
-        let p = self.est_retx.or(self.est_first).unwrap_or(0.0).clamp(0.0, MAX_ESTIMATE);
+        let p = self.est_retx.value().or(self.est_first.value()).unwrap_or(0.0).clamp(0.0, MAX_ESTIMATE);
         let f = self.frame(seq);
         match cfg {
             LinkLayerConfig::LlHarq(h) => {
@@ -349,12 +350,11 @@ impl LinkLayer {
             f.final_at_sender = true;
         }
         if let LinkLayerConfig::LlHarq(h) = cfg {
-            let ewma = |est: Option<f64>| Some(est.map_or(sample, |a| h.alpha * sample + (1.0 - h.alpha) * a));
             if first {
-                self.est_first = ewma(self.est_first);
-                self.stats.per_estimate = self.est_first.unwrap_or(0.0);
+                self.est_first.update(sample);
+                self.stats.per_estimate = self.est_first.value().unwrap_or(0.0);
             } else {
-                self.est_retx = ewma(self.est_retx);
+                self.est_retx.update(sample);
             }
             if none_arrived {
                 self.all_lost_run += 1;

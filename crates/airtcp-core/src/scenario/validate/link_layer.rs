@@ -83,6 +83,58 @@ impl Validator<'_> {
         (self.errs.len() == before).then_some(out)
     }
 
+    /// `[wireless] error_control = { type = "arq" | "ll_harq", ... }`: `None` for 802.11 ARQ (or
+    /// an error), the LL-HARQ parameters otherwise (the keys of a link's `ll_harq` but
+    /// `disruption_frames`: DCF keeps one frame in service, so it is always stop-and-wait).
+    pub(super) fn wifi_error_control(&mut self, raw: &Tagged) -> Option<HarqConfig> {
+        let path = "wireless.error_control";
+        match raw.get("type").and_then(|t| t.as_str()) {
+            Some("arq") => {
+                if raw.as_table().is_some_and(|t| t.len() > 1) {
+                    self.errs.push(
+                        path,
+                        Some(crate::scenario::error::show(raw)),
+                        "type = \"arq\" takes no other keys (its limits are wireless.short_retry_limit / long_retry_limit)",
+                    );
+                }
+                None
+            }
+            Some("ll_harq") => {
+                if let Some(v) = raw.get("disruption_frames") {
+                    self.errs.push(
+                        join(path, "disruption_frames"),
+                        Some(crate::scenario::error::show(v)),
+                        "not used over 802.11: the DCF keeps one frame in service (always stop-and-wait); remove it",
+                    );
+                    return None;
+                }
+                let LinkLayerConfig::LlHarq(h) = self.link_layer(raw, path)? else { return None };
+                let total = crate::wifi::error_control::harq::inventory(&h);
+                if total > crate::fec::block::MAX_BLOCK_UNITS {
+                    self.errs.push(
+                        join(path, "units"),
+                        Some(format!("{} (arq_rounds {})", h.units, h.arq_rounds)),
+                        format!(
+                            "units x (1 + 4 arq_rounds) must be at most {} (the block's unit numbering)",
+                            crate::fec::block::MAX_BLOCK_UNITS
+                        ),
+                    );
+                    return None;
+                }
+                Some(HarqConfig { disruption_frames: 0, ..h })
+            }
+            _ => {
+                let shown = raw.get("type").map(crate::scenario::error::show);
+                self.errs.push(
+                    join(path, "type"),
+                    shown,
+                    "allowed error_control types: \"arq\" (IEEE 802.11 retry counters, the default), \"ll_harq\"",
+                );
+                None
+            }
+        }
+    }
+
     fn ll_count(&mut self, v: Option<i64>, default: u32, lo: u32, hi: u32, path: &str) -> u32 {
         match v {
             None => default,

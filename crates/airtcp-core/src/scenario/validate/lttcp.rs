@@ -33,6 +33,7 @@ impl Validator<'_> {
         }
         bytes(self, &t.window, "window", 1, 1 << 30, &mut p.max_window);
         bytes(self, &t.header, "header", 0, 1000, &mut p.header_bytes);
+        p.reblock = t.reblock.unwrap_or(p.reblock);
         p.initial_window = initial.unwrap_or(p.min_window);
         if let Some(g) = t.granularity {
             if (1..=(MAX_BLOCK_UNITS / 4) as i64).contains(&g) {

@@ -360,6 +360,9 @@ impl Validator<'_> {
                 }
             };
         }
+        if let Some(raw) = &w.error_control {
+            p.error_control = self.wifi_error_control(raw);
+        }
         if let Some(h) = &w.mac_overhead
             && let Some(b) = self.size(h, "wireless.mac_overhead")
         {

@@ -8,6 +8,7 @@ use super::station::TxState;
 use crate::kernel::Scheduler;
 use crate::packet::PacketPool;
 use crate::time::SimTime;
+use crate::wifi::error_control::{Coding, ErrorControl};
 use crate::wifi::hooks::IndicationKind;
 use crate::wifi::params::MacFlavor;
 use crate::wifi::{Wifi, WifiEvent};
@@ -87,6 +88,7 @@ impl Wifi {
             bytes: RTS_BYTES,
             pkt: None,
             rate_kbps: kbps(self.params.phy.basic_rate_bps),
+            coding: Coding::Plain,
         };
         let timeout = self.response_timeout(dur, CTS_BYTES);
         self.stations[s].counters.rts_attempts += 1;
@@ -114,6 +116,7 @@ impl Wifi {
         // Group-addressed frames go at a basic rate (IEEE 802.11-2016 10.6.6.2; ns-2 `sendDATA`).
         let rate = if broadcast { self.params.phy.basic_rate_bps } else { self.data_rate(s, o.ra) };
         let dur = self.params.phy.txtime(o.bytes, rate);
+        let coding = self.stations[s].error_control.transmission(&o);
         let frame = Frame {
             kind: FrameKind::Data,
             retry: o.retry,
@@ -124,6 +127,7 @@ impl Wifi {
             bytes: o.bytes,
             pkt: Some(o.pkt),
             rate_kbps: kbps(rate),
+            coding,
         };
         let timeout = if broadcast { dur } else { self.response_timeout(dur, ACK_BYTES) };
         o.attempts += 1;
@@ -177,6 +181,7 @@ impl Wifi {
                     bytes: CTS_BYTES,
                     pkt: None,
                     rate_kbps: kbps(self.params.phy.basic_rate_bps),
+                    coding: Coding::Plain,
                 };
                 self.stations[s].counters.cts_sent += 1;
                 self.transmit(s, frame, dur, timeout, sched, packets);
@@ -194,6 +199,7 @@ impl Wifi {
                     bytes: ACK_BYTES,
                     pkt: None,
                     rate_kbps: kbps(self.params.phy.basic_rate_bps),
+                    coding: c.coding,
                 };
                 self.stations[s].counters.acks_sent += 1;
                 self.transmit(s, frame, dur, dur, sched, packets);

@@ -6,6 +6,7 @@
 
 use crate::packet::PacketId;
 use crate::time::SimTime;
+use crate::wifi::error_control::Coding;
 
 /// Receiver address meaning "every station".
 pub const BROADCAST: u32 = u32::MAX;
@@ -54,6 +55,9 @@ pub struct Frame {
     /// have their own timing): the basic rate for control and broadcast frames, the data rate
     /// (or the rate adaptation's choice, [`crate::wifi::rate`]) for unicast data.
     pub rate_kbps: u32,
+    /// Error-control fields: the units a coded data frame carries, or an ACK's LL-HARQ feedback
+    /// ([`Coding::Plain`] for plain ARQ).
+    pub coding: Coding,
 }
 
 impl Frame {

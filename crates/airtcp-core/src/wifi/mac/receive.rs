@@ -7,7 +7,7 @@ use super::station::{Ctrl, TxState};
 use crate::kernel::Scheduler;
 use crate::packet::PacketPool;
 use crate::time::SimTime;
-use crate::wifi::error_control::Exchange;
+use crate::wifi::error_control::{Coding, ErrorControl, Exchange};
 use crate::wifi::hooks::IndicationKind;
 use crate::wifi::params::MacFlavor;
 use crate::wifi::{Wifi, WifiEvent};
@@ -29,7 +29,7 @@ impl Wifi {
             FrameKind::Rts => self.recv_rts(s, f, now, sched, packets),
             FrameKind::Cts => self.recv_cts(s, now, sched, packets),
             FrameKind::Data => self.recv_data(s, f, now, sched, packets),
-            FrameKind::Ack => self.recv_ack(s, now, sched, packets),
+            FrameKind::Ack => self.recv_ack(s, f, now, sched, packets),
         }
     }
 
@@ -46,7 +46,8 @@ impl Wifi {
             return;
         }
         let cts_part = self.params.sifs + self.k.cts;
-        st.ctrl = Some(Ctrl { kind: FrameKind::Cts, ra: f.src, duration: f.duration.saturating_sub(cts_part) });
+        st.ctrl =
+            Some(Ctrl { kind: FrameKind::Cts, ra: f.src, duration: f.duration.saturating_sub(cts_part), coding: Coding::Plain });
         st.defer.cancel();
         self.tx_resume(s, now, sched, packets);
     }
@@ -82,9 +83,15 @@ impl Wifi {
                 // ns-2 `recvDATA`: data after an RTS we did not answer, or no room for an ACK.
                 return;
             }
-            st.ctrl = Some(Ctrl { kind: FrameKind::Ack, ra: f.src, duration: SimTime::ZERO });
+            // The error control says what the ACK carries: a NACK (LL-HARQ: the block still
+            // needs units) is answered, but the packet is not passed up.
+            let coding = st.error_control.received(&f);
+            st.ctrl = Some(Ctrl { kind: FrameKind::Ack, ra: f.src, duration: SimTime::ZERO, coding });
             if !st.send.is_armed() {
                 self.tx_resume(s, now, sched, packets);
+            }
+            if coding.is_nack() {
+                return;
             }
             let st = &mut self.stations[s];
             let src = f.src as usize;
@@ -106,13 +113,26 @@ impl Wifi {
         self.out.up.push((self.stations[s].node, copy));
     }
 
-    fn recv_ack<E: From<WifiEvent>>(&mut self, s: usize, now: SimTime, sched: &mut Scheduler<E>, packets: &mut PacketPool) {
+    fn recv_ack<E: From<WifiEvent>>(
+        &mut self,
+        s: usize,
+        f: Frame,
+        now: SimTime,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) {
         let st = &mut self.stations[s];
         if st.tx_state != TxState::Send {
             return;
         }
         st.send.cancel();
         let o = st.pkt_tx.expect("an ACK answers a data frame");
+        if let Some(decision) = st.error_control.feedback(&o, f.coding) {
+            // A NACK (LL-HARQ): the exchange worked, the frame is not complete.
+            self.data_nacked(s, decision, now);
+            self.tx_resume(s, now, sched, packets);
+            return;
+        }
         self.attempt_succeeded(s, Exchange::Data { after_rts: o.use_rts });
         self.stations[s].counters.delivered += 1;
         self.rst_cw(s);

@@ -64,6 +64,7 @@ impl Wifi {
             }
             AfterFailure::Retry => {
                 o.retry = true;
+                o.bytes = st.error_control.retry_bytes(&o);
                 st.rts_pending = o.use_rts;
                 st.pkt_tx = Some(o);
                 self.indicate(s, Ind::of(IndicationKind::AttemptFailed, &o, true), now);
@@ -71,6 +72,30 @@ impl Wifi {
                 self.start_backoff(s, now, SimTime::ZERO);
             }
         }
+    }
+
+    /// The data of station `s`'s frame in service was answered by a NACK (LL-HARQ: the receiver
+    /// still needs units) and the error control decided: another round, or give up. The exchange
+    /// itself succeeded (no collision), so the contention window is reset either way and the next
+    /// transmission contends with a fresh backoff.
+    pub(in crate::wifi) fn data_nacked(&mut self, s: usize, decision: AfterFailure, now: SimTime) {
+        let Some(mut o) = self.stations[s].pkt_tx else { return };
+        match decision {
+            AfterFailure::Discard => {
+                self.indicate(s, Ind::of(IndicationKind::AttemptFailed, &o, false), now);
+                self.discard(s, o, now);
+            }
+            AfterFailure::Retry => {
+                let st = &mut self.stations[s];
+                o.retry = true;
+                o.bytes = st.error_control.retry_bytes(&o);
+                st.rts_pending = o.use_rts;
+                st.pkt_tx = Some(o);
+                self.indicate(s, Ind::of(IndicationKind::AttemptFailed, &o, true), now);
+            }
+        }
+        self.rst_cw(s);
+        self.start_backoff(s, now, SimTime::ZERO);
     }
 
     /// Gives up on frame `o`: the network layer decides (route feedback), or the packet is

@@ -7,7 +7,7 @@ use crate::kernel::Timer;
 use crate::packet::{NodeId, PacketId};
 use crate::rng::SimRng;
 use crate::time::SimTime;
-use crate::wifi::error_control::AnyErrorControl;
+use crate::wifi::error_control::{AnyErrorControl, Coding};
 use crate::wifi::ifq::Ifq;
 use crate::wifi::reception::Reception;
 use crate::wifi::stats::MacCounters;
@@ -63,6 +63,8 @@ pub(in crate::wifi) struct Ctrl {
     pub(in crate::wifi) kind: FrameKind,
     pub(in crate::wifi) ra: u32,
     pub(in crate::wifi) duration: SimTime,
+    /// What an ACK carries back (LL-HARQ feedback; `Plain` otherwise).
+    pub(in crate::wifi) coding: Coding,
 }
 
 /// One station: radio reception state and MAC.
@@ -144,6 +146,11 @@ impl Station {
     /// a scheme listens to, so they cost nothing otherwise).
     pub fn set_indications(&mut self, on: bool) {
         self.hooked = on;
+    }
+
+    /// The LL-HARQ counters of this station (`None` with plain ARQ).
+    pub fn harq_stats(&self) -> Option<crate::wifi::error_control::harq::HarqStats> {
+        self.error_control.harq_stats()
     }
 
     /// The packets this station holds (queue and frame in service), for end-of-run accounting.
