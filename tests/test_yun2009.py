@@ -149,7 +149,11 @@ def test_hack_and_lhp_notify_and_beat_reno_at_high_fer():
     # Uplink HACK: the access point forwards the corrupted segments, the wired receiver answers.
     up = run("hack", uplink=True)
     rows = {r["node"]: r for _, r in up.schemes.iterrows()}
-    assert rows["ap"]["forwarded"] == rows["ap"]["corrupted"] == rows["s0"]["eln"] > 0
+    # Every forwarded corrupted segment gets its ELN at the receiver, except one still on the
+    # wired link when the run stops (ns2 preset since issue 15, option_bytes "ns2": 167 forwarded,
+    # 166 ELNs at 20 s; 169/169 at 20.5 s, 172/172 at 21 s).
+    assert rows["ap"]["forwarded"] == rows["ap"]["corrupted"] > 0
+    assert 0 <= rows["ap"]["forwarded"] - rows["s0"]["eln"] <= 1
     # Uplink LHP: the access point forwards the headers, the wired receiver answers them.
     up = run("lhp", uplink=True)
     rows = {r["type"]: r for _, r in up.schemes.iterrows()}

@@ -16,7 +16,8 @@
 # Prints one line of key=value results:
 #   rx_bytes (bytes received by the sink agent, AGT layer, duplicates included, packet sizes as
 #   traced: TCP 1460+40, UDP 1480+20), rx_pkts, acked_bytes (TCP: highest cumulative ACK x size),
-#   kbps_ack (acked bytes over dur - start), kbps_rx (rx_bytes over dur), start.
+#   kbps_ack (acked bytes over dur - start), kbps_rx (rx_bytes over dur), start; TCP also timeouts
+#   (nrexmit_: retransmission-timer expiries) and cwndcuts (ncwndcuts_: timeouts + fast recoveries).
 foreach arg $argv {
   set kv [split $arg =]
   set opt([lindex $kv 0]) [lindex $kv 1]
@@ -123,9 +124,9 @@ proc finish {} {
   if {$transport == "tcp"} {
     set acked [expr {[$src set ack_] * 1.0 * $size}]
     set b [$sink set bytes_]
-    puts [format "hops=%d rts=%d basic=%s seed=%d acked_bytes=%.0f kbps_ack=%.1f rx_bytes=%d kbps_rx=%.1f" \
+    puts [format "hops=%d rts=%d basic=%s seed=%d acked_bytes=%.0f kbps_ack=%.1f rx_bytes=%d kbps_rx=%.1f timeouts=%d cwndcuts=%d" \
       $hops $rts $basic $seed $acked [expr {$acked * 8.0 / ($dur - $start) / 1000.0}] \
-      $b [expr {$b * 8.0 / ($dur - $start) / 1000.0}]]
+      $b [expr {$b * 8.0 / ($dur - $start) / 1000.0}] [$src set nrexmit_] [$src set ncwndcuts_]]
   } else {
     set b [$sink set bytes_]
     puts [format "hops=%d rts=%d basic=%s seed=%d rx_bytes=%d rx_pkts=%d kbps_rx=%.1f" \

@@ -4,6 +4,10 @@ ns-2.35, on the wired path of `tcp_loss.tcl` (Bernoulli loss on data) and, with 
 MAC retry limit 1 or 7).
 
 Usage: python3 bench/ns2/tcp_loss.py [--wifi] [--seeds 3] [--duration 100] [--sim PATH]
+       [--extra 'ns2_recover = false'] [--variants newreno,sack] [--loss 0.01,0.05] [--retry 1]
+airtcp runs the plain ns2 preset (`variant` only; under it `sack` is ns-2's Sack1 with
+`ns2_recover` and ns-2's option bytes); `--extra` adds TCP keys (`recovery = "sack"` replaces the
+variant: RFC 6675 under the same preset).
 Prints one row per (variant, loss, retry limit): goodput and mean timeouts / fast recoveries per
 run for both simulators and their ratios. Needs `ns` (Debian package ns2) on PATH.
 Reference only: airtcp never needs ns-2 to build or test.
@@ -45,7 +49,7 @@ queue = {{ type = "drop_tail", limit = "1000pkt" }}
 [[flows]]
 src = "s"
 dst = "d"
-transport = {{ type = "tcp", variant = "{v}", preset = "ns2", ns2_recover = true, mss = "1460B", window = "64pkt" }}
+transport = {{ type = "tcp", variant = "{v}", preset = "ns2", mss = "1460B", window = "64pkt" }}
 app = {{ type = "bulk" }}
 """
 
@@ -75,16 +79,27 @@ def main():
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--duration", type=int, default=100)
     ap.add_argument("--sim", default=os.path.join(HERE, "../../target/release/airtcp-sim"))
+    ap.add_argument("--extra", default="", help="TCP keys added to the plain ns2 preset, e.g. 'recovery = \"sack\"'")
+    ap.add_argument("--variants", default="newreno,sack")
+    ap.add_argument("--loss", default=None, help="comma-separated loss rates (default: all of the path's)")
+    ap.add_argument("--retry", default="1,7", help="802.11 retry limits")
     a = ap.parse_args()
     points = []
-    for v in ("newreno", "sack"):
+    for v in a.variants.split(","):
         if a.wifi:
-            for retry in (1, 7):
-                for fer in (0.01, 0.05, 0.10):
+            for retry in map(int, a.retry.split(",")):
+                for fer in map(float, (a.loss or "0.01,0.05,0.10").split(",")):
                     points.append((v, fer, retry))
         else:
-            for p in (0.01, 0.02, 0.05, 0.10):
+            for p in map(float, (a.loss or "0.01,0.02,0.05,0.10").split(",")):
                 points.append((v, p, None))
+
+    def keys(text, v):
+        # `--extra` may name the recovery itself (`recovery = "sack"`): then `variant` goes.
+        if "recovery" in a.extra:
+            text = text.replace(f'variant = "{v}"', 'cc = "aimd"')
+        return text.replace('window = "64pkt"', f'window = "64pkt", {a.extra}') if a.extra else text
+
     seeds = range(1, a.seeds + 1)
 
     def run(pt):
@@ -93,11 +108,11 @@ def main():
             with open(os.path.join(HERE, "tcp_wifi.toml")) as fh:
                 text = fh.read()
             text = text.replace("@DUR@", str(a.duration)).replace("@V@", v).replace("@FER@", str(p))
-            text = text.replace("@RETRY@", str(retry))
+            text = keys(text.replace("@RETRY@", str(retry)), v)
             ours = [airtcp(a.sim, text, s) for s in seeds]
             theirs = [ns2([os.path.join(HERE, "tcp_wifi.tcl"), v, p, retry, a.duration, s]) for s in seeds]
         else:
-            text = WIRED.format(dur=a.duration, p=p, v=v)
+            text = keys(WIRED.format(dur=a.duration, p=p, v=v), v)
             ours = [airtcp(a.sim, text, s) for s in seeds]
             theirs = [ns2([os.path.join(HERE, "tcp_loss.tcl"), v, p, a.duration, s]) for s in seeds]
         return pt, ours, theirs

@@ -102,6 +102,18 @@ impl Variant {
         }
     }
 
+    /// The (congestion control, loss recovery) pair this variant stands for under a preset
+    /// (`ns2`: `preset = "ns2"`). Under the ns2 preset `sack` is ns-2.35's `Agent/TCP/Sack1`
+    /// (`RecoveryKind::Sack1`, `tcp-sack1.cc`): its recovery matched ns-2.35's timeouts and
+    /// fast recoveries better than RFC 6675 on the wired cross-check and the lossy Afrakhteh
+    /// chain (`docs/models/tcp.md`, validation 10). Every other pair is [`Variant::pair`]'s.
+    pub fn pair_in(self, ns2: bool) -> (&'static str, RecoveryKind) {
+        match (self, ns2) {
+            (Variant::Sack, true) => ("aimd", RecoveryKind::Sack1),
+            _ => self.pair(),
+        }
+    }
+
     /// The controller of this variant with its default parameters (`ns2`: the ns-2 preset's).
     pub fn cc(self, ns2: bool) -> CcParams {
         CcParams::default_for(self.pair().0, ns2).expect("every variant names a built-in controller")
@@ -157,8 +169,8 @@ pub struct TcpParams {
     /// `precisionReduce_ true`), after duplicate ACKs, an ECN echo and a timeout alike.
     pub ns2_window: bool,
     /// ns-2.35's test for a new NewReno/SACK recovery episode (`bugFix_`, careful variant:
-    /// `highest_ack_ > recover_` in packet numbers; [`recovery::may_start_episode`]). Off in every
-    /// preset (RFC 6582's `snd_una >= recover`); the ns-2.35 cross-check turns it on.
+    /// `highest_ack_ > recover_` in packet numbers; [`recovery::may_start_episode`]). On in the
+    /// ns2 preset, off in the others (RFC 6582's `snd_una >= recover`).
     pub ns2_recover: bool,
     /// Honour a zero (or sub-segment) advertised window with a persist timer and window probes
     /// (RFC 9293 3.8.6.1). Off: the usable window is floored at one MSS and never closes, as

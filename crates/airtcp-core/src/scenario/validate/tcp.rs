@@ -85,6 +85,11 @@ impl Validator<'_> {
         if bsd && t.recovery.is_none() && recovery == RecoveryKind::Reno {
             recovery = RecoveryKind::Bsd;
         }
+        // ns-2.35 (preset "ns2"): `variant = "sack"` is ns-2's `Agent/TCP/Sack1` (`tcp-sack1.cc`;
+        // `tcp::Variant::pair_in`); `cc = "aimd", recovery = "sack"` keeps RFC 6675.
+        if ns2 && let Some(&(_, v)) = Variant::ALL.iter().find(|(n, _)| Some(*n) == t.variant.as_deref()) {
+            recovery = v.pair_in(true).1;
+        }
         let mss = match &t.mss {
             None => 1460,
             Some(q) => {
@@ -131,6 +136,9 @@ impl Validator<'_> {
             }
         }
         p.option_bytes = match &t.option_bytes {
+            // ns-2.35 charges 8 B per SACK block on its sink's ACKs and `ts_option_size_` on
+            // data with timestamps (`TcpAgent::headersize()`); the rfc preset counts none.
+            None if ns2 => OptionBytes::Ns2,
             None | Some(toml::Value::Boolean(false)) => OptionBytes::None,
             Some(toml::Value::Boolean(true)) => OptionBytes::Rfc,
             Some(toml::Value::String(s)) if s == "rfc" => OptionBytes::Rfc,
@@ -273,8 +281,9 @@ impl Validator<'_> {
         p.handshake = t.handshake.unwrap_or(false);
         p.zero_window = t.zero_window.unwrap_or(!ns2);
         p.ns2_window = t.ns2_window.unwrap_or(ns2);
-        // Not part of the ns2 preset (yet): see docs/models/tcp.md, "Recovery entry".
-        p.ns2_recover = t.ns2_recover.unwrap_or(false);
+        // ns-2.35's recovery-entry test (`highest_ack_ > recover_`, `NewRenoTcpAgent::
+        // dupack_action`, `Sack1TcpAgent::dupack_action`): docs/models/tcp.md, "Recovery entry".
+        p.ns2_recover = t.ns2_recover.unwrap_or(ns2);
         match t.max_sack_blocks {
             None => p.sack_blocks = if ns2 { 3 } else { 0 },
             Some(n @ 1..=4) => p.sack_blocks = n as u8,

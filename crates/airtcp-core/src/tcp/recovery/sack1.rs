@@ -12,7 +12,8 @@
 //!   segment retransmitted (not counted in `pipe_`).
 //! - In recovery, every ACK: `pipe_ -= 1`; a partial ACK another `pipe_ -= 1` and a timer restart
 //!   (`partial_ack_ false`: "so that we never do worse than slow-start"); an ACK at or beyond
-//!   `recover_` ends recovery with cwnd left at the halved window. Then, while `pipe_ <
+//!   `recover_` ends recovery with cwnd left at the halved window and `recover_ = 0` (so the
+//!   entry test above blocks only after a timeout, whose `recover_ = maxseq_` stays). Then, while `pipe_ <
 //!   int(cwnd_)`: `GetNextRetran()`: the lowest un-SACKed segment at or above `h_seqno_` (the
 //!   next not yet retransmitted) with SACKed data above it, else new data within the receiver's
 //!   window; each sent segment adds one to `pipe_`. No DupThresh test on a hole (RFC 6675's
@@ -88,7 +89,12 @@ impl LossRecovery for Sack1 {
         }
         self.pipe -= c.mss as i64;
         if c.snd_una >= self.recover {
+            // "ACK indicates fast recovery is over": `recover_ = 0; fastrecov_ = FALSE;` — so
+            // the next three duplicate ACKs may start an episode at once, even when they
+            // acknowledge exactly the old `recover_` (the first segment sent in recovery lost).
+            // Only a timeout's `recover_ = maxseq_` keeps blocking (`Sack1TcpAgent::recv`).
             self.in_recovery = false;
+            self.recover = 0;
             c.segs.clear_sacks();
             c.segs.clear_recovery_marks();
         } else {
