@@ -26,6 +26,7 @@ use super::mac::frame::Frame;
 use super::params::{MacFlavor, ReceiverModel, WifiParams};
 use crate::errmodel::LossProcess;
 use crate::time::SimTime;
+use std::collections::VecDeque;
 
 /// A frame arriving at one radio.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -105,7 +106,9 @@ pub struct RxCounts {
 /// Reception state of one radio.
 pub struct Reception {
     me: u32,
-    pending: Vec<Signal>,
+    /// Frames not yet arrived, by (start, order) (pushed at the back as a rule, taken from the
+    /// front).
+    pending: VecDeque<Signal>,
     active: Vec<Signal>,
     total_w: f64,
     lock: Option<Lock>,
@@ -147,7 +150,7 @@ impl Reception {
     pub fn new(me: u32) -> Self {
         Reception {
             me,
-            pending: Vec::with_capacity(8),
+            pending: VecDeque::with_capacity(8),
             active: Vec::with_capacity(8),
             total_w: 0.0,
             lock: None,
@@ -169,8 +172,13 @@ impl Reception {
     #[inline]
     pub fn insert(&mut self, sig: Signal) {
         let key = (sig.start, sig.order);
-        let pos = self.pending.iter().rposition(|s| (s.start, s.order) <= key).map_or(0, |p| p + 1);
-        self.pending.insert(pos, sig);
+        // As a rule the latest arrival: appended.
+        if self.pending.back().is_none_or(|s| (s.start, s.order) <= key) {
+            self.pending.push_back(sig);
+        } else {
+            let pos = self.pending.iter().rposition(|s| (s.start, s.order) <= key).map_or(0, |p| p + 1);
+            self.pending.insert(pos, sig);
+        }
         self.lower_due(sig.start);
     }
 
@@ -334,7 +342,7 @@ impl Reception {
         if self.nav_until > self.cursor {
             consider(self.nav_until, Step::NavEnd);
         }
-        if let Some(s) = self.pending.first()
+        if let Some(s) = self.pending.front()
             && s.start <= starts_upto
         {
             consider(s.start, Step::Start);
@@ -373,7 +381,7 @@ impl Reception {
             }
             Step::TxEnd | Step::NavEnd => Effect::None,
             Step::Start => {
-                let sig = self.pending.remove(0);
+                let sig = self.pending.pop_front().expect("a pending frame starts now");
                 self.arrival(t, sig, params, eifs, losses, ec);
                 Effect::None
             }
