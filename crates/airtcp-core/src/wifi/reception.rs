@@ -26,7 +26,6 @@ use super::mac::frame::Frame;
 use super::params::{MacFlavor, ReceiverModel, WifiParams};
 use crate::errmodel::LossProcess;
 use crate::time::SimTime;
-use std::collections::VecDeque;
 
 /// A frame arriving at one radio.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -106,9 +105,7 @@ pub struct RxCounts {
 /// Reception state of one radio.
 pub struct Reception {
     me: u32,
-    /// Frames not yet arrived, by (start, order) (pushed at the back as a rule, taken from the
-    /// front).
-    pending: VecDeque<Signal>,
+    pending: Vec<Signal>,
     active: Vec<Signal>,
     total_w: f64,
     lock: Option<Lock>,
@@ -150,7 +147,7 @@ impl Reception {
     pub fn new(me: u32) -> Self {
         Reception {
             me,
-            pending: VecDeque::with_capacity(8),
+            pending: Vec::with_capacity(8),
             active: Vec::with_capacity(8),
             total_w: 0.0,
             lock: None,
@@ -172,13 +169,8 @@ impl Reception {
     #[inline]
     pub fn insert(&mut self, sig: Signal) {
         let key = (sig.start, sig.order);
-        // As a rule the latest arrival: appended.
-        if self.pending.back().is_none_or(|s| (s.start, s.order) <= key) {
-            self.pending.push_back(sig);
-        } else {
-            let pos = self.pending.iter().rposition(|s| (s.start, s.order) <= key).map_or(0, |p| p + 1);
-            self.pending.insert(pos, sig);
-        }
+        let pos = self.pending.iter().rposition(|s| (s.start, s.order) <= key).map_or(0, |p| p + 1);
+        self.pending.insert(pos, sig);
         self.lower_due(sig.start);
     }
 
@@ -342,7 +334,7 @@ impl Reception {
         if self.nav_until > self.cursor {
             consider(self.nav_until, Step::NavEnd);
         }
-        if let Some(s) = self.pending.front()
+        if let Some(s) = self.pending.first()
             && s.start <= starts_upto
         {
             consider(s.start, Step::Start);
@@ -353,6 +345,7 @@ impl Reception {
     /// Processes the next transition at or before `upto` (frame starts only up to `starts_upto`),
     /// if any: returns its time and effect. Frames judged by a loss process are judged through
     /// this station's error control `ec` (see [`ErrorControl::judge`]).
+    #[inline]
     pub fn step(
         &mut self,
         upto: SimTime,
@@ -362,9 +355,24 @@ impl Reception {
         losses: &mut LossTable,
         ec: &mut AnyErrorControl,
     ) -> Option<(SimTime, Effect)> {
+        // Most calls find nothing to do (the last call of every settle): answered inline.
         if self.due > upto {
             return None;
         }
+        self.step_due(upto, starts_upto, params, eifs, losses, ec)
+    }
+
+    /// [`Self::step`] once a transition may be due.
+    #[inline(never)]
+    fn step_due(
+        &mut self,
+        upto: SimTime,
+        starts_upto: SimTime,
+        params: &WifiParams,
+        eifs: SimTime,
+        losses: &mut LossTable,
+        ec: &mut AnyErrorControl,
+    ) -> Option<(SimTime, Effect)> {
         let (t, step) = match self.due_step {
             Some(Step::Start) if self.due > starts_upto => return None,
             Some(s) => (self.due, s),
@@ -381,7 +389,7 @@ impl Reception {
             }
             Step::TxEnd | Step::NavEnd => Effect::None,
             Step::Start => {
-                let sig = self.pending.pop_front().expect("a pending frame starts now");
+                let sig = self.pending.remove(0);
                 self.arrival(t, sig, params, eifs, losses, ec);
                 Effect::None
             }
