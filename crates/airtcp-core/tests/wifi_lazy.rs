@@ -7,9 +7,17 @@ use airtcp_core::World;
 use airtcp_core::scenario::validate;
 
 fn run(toml: &str, eager: bool) -> String {
+    run_with(toml, eager, None)
+}
+
+/// `log`: force the shared medium log on or off (`None`: as the radios' density says).
+fn run_with(toml: &str, eager: bool, log: Option<bool>) -> String {
     let cfg = validate(toml, "<t>", None).unwrap_or_else(|e| panic!("{e}"));
     let mut w = World::new(&cfg, 5, 0);
     w.set_wifi_eager(eager);
+    if let Some(on) = log {
+        w.set_wifi_log(on);
+    }
     w.run();
     let mut r = w.result();
     r.events = 0;
@@ -37,6 +45,10 @@ fn lazy_equals_eager() {
         let lazy = run(&t, false);
         let eager = run(&t, true);
         assert!(lazy == eager, "lazy and eager runs differ for {wireless:?}, {hops} hops");
+        // Chains this short (and sparse ones of any length) do not use the shared log; forced on,
+        // it must give the same results too.
+        let logged = run_with(&t, false, Some(true));
+        assert!(logged == eager, "the shared log changes the results for {wireless:?}, {hops} hops");
     }
 }
 
@@ -87,5 +99,10 @@ fn lazy_equals_eager_in_a_cell() {
         let lazy = run(&t, false);
         let eager = run(&t, true);
         assert!(lazy == eager, "lazy and eager runs differ in a cell with {wireless:?}");
+        // The same with the log forced on (whatever the density rule says of this cell).
+        let logged = run_with(&t, false, Some(true));
+        assert!(logged == eager, "the shared log changes the results in a cell with {wireless:?}");
+        let direct = run_with(&t, false, Some(false));
+        assert!(direct == eager, "the cell without the shared log differs with {wireless:?}");
     }
 }

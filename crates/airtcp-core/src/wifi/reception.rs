@@ -127,6 +127,8 @@ pub struct Reception {
     pub busy_time: SimTime,
     /// Counters.
     pub counts: RxCounts,
+    /// The effect of the transition just processed (taken by [`Self::step`]).
+    effect: Effect,
     /// Report data frames for this station lost only to the loss process as
     /// [`Effect::Corrupted`] (set by a scheme that reads corrupted frames, TCP HACK; off by
     /// default, when nothing about reception changes).
@@ -161,6 +163,7 @@ impl Reception {
             busy_since: None,
             busy_time: SimTime::ZERO,
             counts: RxCounts::default(),
+            effect: Effect::None,
             pass_corrupted: false,
         }
     }
@@ -345,6 +348,7 @@ impl Reception {
     /// Processes the next transition at or before `upto` (frame starts only up to `starts_upto`),
     /// if any: returns its time and effect. Frames judged by a loss process are judged through
     /// this station's error control `ec` (see [`ErrorControl::judge`]).
+    #[inline]
     pub fn step(
         &mut self,
         upto: SimTime,
@@ -354,33 +358,48 @@ impl Reception {
         losses: &mut LossTable,
         ec: &mut AnyErrorControl,
     ) -> Option<(SimTime, Effect)> {
+        // Most calls find nothing to do (the last call of every settle): answered inline.
         if self.due > upto {
             return None;
         }
+        let t = self.step_due(upto, starts_upto, params, eifs, losses, ec)?;
+        Some((t, std::mem::replace(&mut self.effect, Effect::None)))
+    }
+
+    /// [`Self::step`] once a transition may be due.
+    #[inline(never)]
+    fn step_due(
+        &mut self,
+        upto: SimTime,
+        starts_upto: SimTime,
+        params: &WifiParams,
+        eifs: SimTime,
+        losses: &mut LossTable,
+        ec: &mut AnyErrorControl,
+    ) -> Option<SimTime> {
         let (t, step) = match self.due_step {
             Some(Step::Start) if self.due > starts_upto => return None,
             Some(s) => (self.due, s),
             None => self.next_step(upto, starts_upto)?,
         };
         self.cursor = t;
-        let effect = match step {
-            Step::LockEnd => self.lock_end(t, params, eifs),
+        match step {
+            // The effect is left in `self.effect` (a small return value instead of a 64-byte one).
+            Step::LockEnd => self.effect = self.lock_end(t, params, eifs),
             Step::SignalEnd => {
                 let i = self.active.iter().position(|s| s.end == t).expect("an active signal ends now");
                 self.active.swap_remove(i);
                 self.recompute_total();
-                Effect::None
             }
-            Step::TxEnd | Step::NavEnd => Effect::None,
+            Step::TxEnd | Step::NavEnd => {}
             Step::Start => {
                 let sig = self.pending.remove(0);
                 self.arrival(t, sig, params, eifs, losses, ec);
-                Effect::None
             }
-        };
+        }
         self.account(t, params);
         self.recompute_due();
-        Some((t, effect))
+        Some(t)
     }
 
     fn recompute_total(&mut self) {

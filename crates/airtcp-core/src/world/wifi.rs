@@ -104,6 +104,14 @@ impl World {
         }
     }
 
+    /// Test mode: use the shared medium log of the radios or not, whatever their density says
+    /// (results must be identical; `wifi/mac/medium.rs`).
+    pub fn set_wifi_log(&mut self, on: bool) {
+        if let Some(w) = self.wifi.as_mut() {
+            w.set_log(on);
+        }
+    }
+
     pub(super) fn wifi_results(&mut self) -> WifiResults {
         let now = self.sched.now();
         let Some(wifi) = self.wifi.as_mut() else { return WifiResults::default() };

@@ -400,6 +400,7 @@ mod tests {
             duration: SimTime::ZERO,
             bytes: o.bytes,
             pkt: Some(o.pkt),
+            rate_kbps: 11_000,
             coding,
         };
         if rx.judge(&f, SimTime::ZERO, loss) {
@@ -514,6 +515,7 @@ mod tests {
             duration: SimTime::ZERO,
             bytes,
             pkt: None,
+            rate_kbps: 11_000,
             coding,
         };
         let mut loss = trace([vec![true; 19], vec![false], vec![true; 20], vec![true], vec![false; 19]].concat());
