@@ -5,7 +5,8 @@
 //! `[seq, seq + len)` that had been sent `k` times, the timeout is *spurious* if the receiver
 //! already holds those bytes (a copy was delivered; its ACK is late or lost), or if one of the `k`
 //! earlier copies is still in the network and is later delivered. The world checks the receiver at
-//! once, counts the earlier copies still alive in the packet pool (a scan, only at timeouts), and
+//! once, counts the earlier copies still alive in the packet pool (a walk over the flow's live
+//! packets, [`crate::packet::PacketPool::iter_flow`], only at timeouts), and
 //! follows those copies until each is delivered (spurious) or dropped.
 
 use super::{Event, FlowApp, TcpTruth, World};
@@ -120,7 +121,8 @@ impl World {
     }
 
     /// Judges a timeout of sender `sender` (of `flow`) against the receiver `receiver` its data
-    /// reaches.
+    /// reaches. Out of line: timeouts are rare, and the senders' hot path stays small.
+    #[inline(never)]
     fn judge_timeout(&mut self, flow: usize, sender: u32, receiver: u32, seq: u64, len: u32, copies_before: u16) {
         let delivered = match &self.agents[receiver as usize] {
             Agent::TcpReceiver(r) => r.engine.has(seq, seq + len as u64),
@@ -134,7 +136,7 @@ impl World {
             0
         } else {
             self.packets
-                .iter_live()
+                .iter_flow(fid)
                 .filter(|p| {
                     p.flow == fid
                         && matches!(p.transport, Transport::Tcp(h) if h.payload > 0 && h.src_port == sender && h.seq == seq && h.tx_copy < copies_before)

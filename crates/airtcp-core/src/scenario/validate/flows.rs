@@ -7,7 +7,7 @@ use crate::scenario::config::{FlowConfig, TransportConfig};
 use crate::scenario::error::show;
 use crate::scenario::schema::{Quantity, RawBulk, RawCbr, RawFile, RawFlow, RawPareto, RawUdp, Tagged};
 use crate::time::SimTime;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// Largest UDP payload that fits an IPv4 datagram.
 const MAX_UDP_PAYLOAD: u64 = 65_535 - (IP_HEADER_BYTES + UDP_HEADER_BYTES) as u64;
@@ -15,12 +15,12 @@ const MAX_UDP_PAYLOAD: u64 = 65_535 - (IP_HEADER_BYTES + UDP_HEADER_BYTES) as u6
 const DEFAULT_PAYLOAD: u32 = 1000;
 
 impl Validator<'_> {
-    pub(super) fn flows(&mut self, raw: &[toml::Value], duration: SimTime) -> Vec<FlowConfig> {
+    pub(super) fn flows(&mut self, raw: Vec<toml::Value>, duration: SimTime) -> Vec<FlowConfig> {
         let mut out = Vec::new();
-        let mut seen = BTreeMap::new();
-        for (i, r) in raw.iter().enumerate() {
+        let mut seen = HashMap::new();
+        for (i, r) in raw.into_iter().enumerate() {
             let path = format!("flows[{i}]");
-            let Some(f) = self.decode::<RawFlow>(r, &path) else { continue };
+            let Some(f) = self.decode_owned::<RawFlow>(r, &path) else { continue };
             let before = self.errs.len();
             let name = f.name.clone().unwrap_or_else(|| format!("flow{i}"));
             self.check_name(&name, &join(&path, "name"), &mut seen);

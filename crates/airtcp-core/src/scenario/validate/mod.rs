@@ -25,7 +25,7 @@ use crate::packet::NodeId;
 use crate::time::SimTime;
 use crate::units::{self, Amount};
 use serde::de::DeserializeOwned;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::path::Path;
 
 /// Validates scenario `text`; `source` names it in messages and `base_dir` resolves relative
@@ -35,20 +35,38 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
         source: source.to_string(),
         errors: vec![super::error::FieldError { path: String::new(), value: None, message }],
     };
-    let doc: toml::Value = match text.parse::<toml::Table>() {
-        Ok(t) => toml::Value::Table(t),
+    let mut doc = match text.parse::<toml::Table>() {
+        Ok(t) => t,
         Err(e) => return Err(fail(text::syntax_message(&e))),
     };
-    let mut v = Validator { errs: Errors::default(), base_dir, nodes: BTreeMap::new(), positions: Vec::new() };
-    let Some(raw) = v.decode::<RawScenario>(&doc, "") else {
+    // The lists of entries are moved out before the top level is decoded and put back after
+    // (each is checked entry by entry below): decoding them there would copy every entry once
+    // more, and an array cannot fail to decode into `Vec<toml::Value>`, so the top level's
+    // verdict and messages are the same.
+    let mut lists: [Option<Vec<toml::Value>>; 4] = Default::default();
+    for (key, list) in ["nodes", "links", "flows", "schemes"].into_iter().zip(&mut lists) {
+        if let Some(toml::Value::Array(a)) = doc.get_mut(key) {
+            *list = Some(std::mem::take(a));
+        }
+    }
+    let mut v = Validator { errs: Errors::default(), base_dir, nodes: HashMap::new(), positions: Vec::new() };
+    let Some(mut raw) = v.decode_owned::<RawScenario>(toml::Value::Table(doc), "") else {
         return Err(v.errs.finish(source, ()).unwrap_err());
     };
+    let [nodes, links, flows, schemes] = lists;
+    for (list, field) in
+        [nodes, links, flows, schemes].into_iter().zip([&mut raw.nodes, &mut raw.links, &mut raw.flows, &mut raw.schemes])
+    {
+        if let Some(list) = list {
+            *field = list;
+        }
+    }
     let default_name = Path::new(source).file_stem().and_then(|s| s.to_str()).unwrap_or("scenario").to_string();
     let name = raw.name.clone().unwrap_or(default_name);
 
     let (duration, seed, warmup) = v.simulation(raw.simulation.as_ref());
-    let nodes = v.nodes(&raw.nodes);
-    let mut links = v.links(&raw.links);
+    let nodes = v.nodes(std::mem::take(&mut raw.nodes));
+    let mut links = v.links(std::mem::take(&mut raw.links));
     let wireless = v.wireless(raw.wireless.as_ref(), &nodes);
     let radio_edges = wireless.as_ref().map(wireless::radio_edges).unwrap_or_default();
     let routing = v.routing(raw.routing.as_ref(), &links, &radio_edges);
@@ -57,7 +75,7 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
     let tcp_series = outputs.as_ref().map(|o| o.tcp_series.clone()).unwrap_or_default();
     let delay_percentiles = outputs.as_ref().map(|o| o.delay_percentiles.clone()).unwrap_or_default();
     let capture = v.capture(outputs.as_ref(), &links, wireless.as_ref(), &nodes);
-    let mut flows = v.flows(&raw.flows, duration);
+    let mut flows = v.flows(std::mem::take(&mut raw.flows), duration);
     v.tcp_series(&tcp_series, &mut flows);
     v.delay_percentiles(&delay_percentiles, &mut flows);
     let trace = v.trace(outputs.as_ref(), &flows, duration);
@@ -114,7 +132,8 @@ fn valid_name(name: &str) -> bool {
 struct Validator<'a> {
     errs: Errors,
     base_dir: Option<&'a Path>,
-    nodes: BTreeMap<String, NodeId>,
+    /// Node indices by name (looked up for every reference; listed sorted in messages).
+    nodes: HashMap<String, NodeId>,
     /// Node positions (metres), by node index.
     positions: Vec<Option<[f64; 3]>>,
 }
@@ -122,7 +141,12 @@ struct Validator<'a> {
 impl Validator<'_> {
     /// Decodes a raw value into a schema struct; a structural error is reported at its full path.
     fn decode<T: DeserializeOwned>(&mut self, value: &toml::Value, path: &str) -> Option<T> {
-        match serde_path_to_error::deserialize::<_, T>(value.clone()) {
+        self.decode_owned(value.clone(), path)
+    }
+
+    /// [`Validator::decode`] of a value the caller no longer needs (no copy).
+    fn decode_owned<T: DeserializeOwned>(&mut self, value: toml::Value, path: &str) -> Option<T> {
+        match serde_path_to_error::deserialize::<_, T>(value) {
             Ok(t) => Some(t),
             Err(e) => {
                 let inner = e.path().to_string();
@@ -199,7 +223,8 @@ impl Validator<'_> {
         match self.nodes.get(name) {
             Some(&id) => Some(id),
             None => {
-                let known: Vec<&str> = self.nodes.keys().map(String::as_str).collect();
+                let mut known: Vec<&str> = self.nodes.keys().map(String::as_str).collect();
+                known.sort_unstable();
                 let hint = if known.is_empty() {
                     "no [[nodes]] are defined".to_string()
                 } else {
@@ -212,7 +237,7 @@ impl Validator<'_> {
     }
 
     /// Checks that names are valid and unique within their list.
-    fn check_name(&mut self, name: &str, path: &str, seen: &mut BTreeMap<String, String>) {
+    fn check_name(&mut self, name: &str, path: &str, seen: &mut HashMap<String, String>) {
         if !valid_name(name) {
             self.errs.push(
                 path,
@@ -225,7 +250,7 @@ impl Validator<'_> {
     }
 
     /// Checks that `name` is not already used in its list, and records it.
-    fn check_unique(&mut self, name: &str, path: &str, seen: &mut BTreeMap<String, String>) {
+    fn check_unique(&mut self, name: &str, path: &str, seen: &mut HashMap<String, String>) {
         if let Some(first) = seen.get(name) {
             self.errs.push(path, Some(format!("{name:?}")), format!("duplicate name (already used by {first})"));
         } else {
@@ -265,12 +290,13 @@ impl Validator<'_> {
         out
     }
 
-    fn nodes(&mut self, raw: &[toml::Value]) -> Vec<String> {
+    fn nodes(&mut self, raw: Vec<toml::Value>) -> Vec<String> {
         let mut names = Vec::new();
-        let mut seen = BTreeMap::new();
-        for (i, r) in raw.iter().enumerate() {
+        let mut seen = HashMap::new();
+        let empty = raw.is_empty();
+        for (i, r) in raw.into_iter().enumerate() {
             let path = format!("nodes[{i}]");
-            let Some(n) = self.decode::<RawNode>(r, &path) else { continue };
+            let Some(n) = self.decode_owned::<RawNode>(r, &path) else { continue };
             let before = self.errs.len();
             self.check_name(&n.name, &join(&path, "name"), &mut seen);
             let named = self.errs.len() == before;
@@ -294,7 +320,7 @@ impl Validator<'_> {
                 names.push(n.name);
             }
         }
-        if raw.is_empty() {
+        if empty {
             self.errs.push("nodes", None, "a scenario needs at least one [[nodes]] entry");
         }
         names

@@ -8,18 +8,18 @@ use crate::packet::NodeId;
 use crate::scenario::config::{DirConfig, FlowConfig, LinkConfig, QueueConfig, RedConfig, RoutingConfig};
 use crate::scenario::schema::{RawDropTail, RawLink, RawOutputs, RawRed, Tagged};
 use crate::units::Amount;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// The default queue: drop-tail with 50 waiting packets (ns-2's default limit).
 pub(super) const DEFAULT_QUEUE_LIMIT: Amount = Amount::Packets(50);
 
 impl Validator<'_> {
-    pub(super) fn links(&mut self, raw: &[toml::Value]) -> Vec<LinkConfig> {
+    pub(super) fn links(&mut self, raw: Vec<toml::Value>) -> Vec<LinkConfig> {
         let mut out = Vec::new();
-        let mut seen = BTreeMap::new();
-        for (i, r) in raw.iter().enumerate() {
+        let mut seen = HashMap::new();
+        for (i, r) in raw.into_iter().enumerate() {
             let path = format!("links[{i}]");
-            let Some(l) = self.decode::<RawLink>(r, &path) else { continue };
+            let Some(l) = self.decode_owned::<RawLink>(r, &path) else { continue };
             let name = l.name.clone().unwrap_or_else(|| format!("{}-{}", l.a, l.b));
             let before = self.errs.len();
             self.check_name(&name, &join(&path, "name"), &mut seen);

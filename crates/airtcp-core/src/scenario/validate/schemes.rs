@@ -5,7 +5,7 @@
 use super::{Validator, join};
 use crate::scenario::config::{FlowConfig, LinkConfig, SchemeConfig, SchemeIface, WirelessConfig};
 use crate::schemes::{COMMON_KEYS, SchemeEnv, TYPES};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 impl Validator<'_> {
     pub(super) fn schemes(
@@ -18,7 +18,7 @@ impl Validator<'_> {
         let flow_names: Vec<String> = flows.iter().map(|f| f.name.clone()).collect();
         let env = SchemeEnv { flows: &flow_names };
         let mut out = Vec::new();
-        let mut seen = BTreeMap::new();
+        let mut seen = HashMap::new();
         for (i, r) in raw.iter().enumerate() {
             let path = format!("schemes[{i}]");
             let Some(table) = r.as_table() else {
