@@ -11,7 +11,7 @@ use crate::time::SimTime;
 /// |---|---|---|
 /// | backoff draw | `random() % cw`, i.e. 0..=cw-1 | uniform 0..=cw |
 /// | EIFS | NAV set to end + EIFS, then DIFS (EIFS + DIFS in all) | EIFS replaces DIFS once |
-/// | new frame, idle medium | always DIFS + backoff | DIFS only if idle less than DIFS, else at once |
+/// | new frame, idle medium | always DIFS + backoff | DIFS only if idle less than DIFS, else at once; a backoff if busy before DIFS ends |
 /// | ACK/CTS timeout | data + 2 us + SIFS + ACK + 2 us from tx start | SIFS + slot + PHY-RX-start delay after tx end, extended while a frame is being received |
 /// | data with RTS not preceded by our CTS | discarded (ns-2 `recvDATA`) | ACKed |
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]

@@ -36,9 +36,27 @@ impl Wifi {
         if idle && st.backoff.paused() {
             let ifs = if flavor == MacFlavor::Standard && st.rx.eifs_pending { eifs } else { difs };
             st.backoff.resume(t + ifs);
-        } else if !idle && st.backoff.running() {
-            st.backoff.pause(t, slot);
+        } else if !idle {
+            match st.backoff {
+                Backoff::Running { .. } => st.backoff.pause(t, slot),
+                Backoff::Immediate { .. } => self.lose_immediate_access(s),
+                _ => {}
+            }
         }
+    }
+
+    /// The medium turned busy before an immediate access's DIFS/EIFS wait was over (standard
+    /// flavour): the frame may no longer be sent without a backoff. IEEE 802.11-2016 10.3.4.2
+    /// (802.11-2012 9.3.4.2) allows immediate transmission only if "the medium is idle when a
+    /// frame is queued for transmission, and remains idle for a period of a DIFS, or an EIFS ...
+    /// from the end of the immediately preceding medium-busy event, whichever is the greater, and
+    /// the backoff timer is zero. Otherwise the random backoff procedure described in 10.3.4.3
+    /// shall be followed": a backoff of Random() slots, Random() uniform over [0, CW] with the
+    /// station's current CW, frozen now (the medium is busy) and resumed like any other.
+    #[cold]
+    fn lose_immediate_access(&mut self, s: usize) {
+        let slots = self.draw_slots(s);
+        self.stations[s].backoff = Backoff::Paused { rtime: SimTime(slots * self.params.slot.as_nanos()) };
     }
 
     /// Brings station `s`'s reception state up to `upto`, reacting to every transition in order.
@@ -105,6 +123,8 @@ impl Wifi {
         let st = &mut self.stations[s];
         let (count_from, rtime) = match st.backoff {
             Backoff::Running { count_from, rtime } => (count_from, rtime),
+            // A lower bound: if the medium turns busy first, a backoff of 0 slots or more follows.
+            Backoff::Immediate { count_from } => (count_from, SimTime::ZERO),
             Backoff::Paused { rtime } if st.tx_state == TxState::Idle => {
                 (st.rx.idle_lower_bound(now, &self.params) + difs, rtime)
             }
@@ -166,5 +186,103 @@ impl Wifi {
     pub(in crate::wifi) fn set_tx_state(&mut self, s: usize, state: TxState, now: SimTime) {
         self.stations[s].tx_state = state;
         self.check_backoff(s, now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::frame::ACK_BYTES;
+    use super::*;
+    use crate::packet::{NodeId, Packet};
+    use crate::rng::RngFactory;
+    use crate::wifi::channel::Channel;
+    use crate::wifi::{StationSpec, WifiParams};
+
+    /// Two 802.11b radios (standard flavour) 50 m apart.
+    fn pair(seed: u64) -> (Wifi, Scheduler<WifiEvent>, PacketPool) {
+        let specs: Vec<StationSpec> = (0..2)
+            .map(|i| StationSpec {
+                node: NodeId(i),
+                position: [50.0 * i as f64, 0.0, 0.0],
+                ap: false,
+                record_queue: false,
+                record_delay: false,
+                retry_limits: None,
+                queue: None,
+            })
+            .collect();
+        let names: Vec<String> = (0..2).map(|i| format!("n{i}")).collect();
+        let params = WifiParams::ieee80211b();
+        assert_eq!(params.flavor, MacFlavor::Standard);
+        let channel = Channel::of_stations(&specs, &params);
+        let wifi = Wifi::new(params, &specs, channel, 2, &[], &RngFactory::new(seed, 0), &names);
+        (wifi, Scheduler::new(), PacketPool::new())
+    }
+
+    /// Handles the next event; false when none is left.
+    fn step(wifi: &mut Wifi, sched: &mut Scheduler<WifiEvent>, packets: &mut PacketPool) -> bool {
+        let Some(ev) = sched.pop() else { return false };
+        wifi.handle(ev, sched, packets);
+        wifi.out.up.clear();
+        for id in wifi.out.release.drain(..) {
+            packets.free(id);
+        }
+        true
+    }
+
+    /// 10.3.4.2: a frame queued while the medium is idle goes out without a backoff only if the
+    /// medium stays idle for DIFS; queued in the SIFS before the station's own MAC ACK (a TCP
+    /// ACK for the data just received), the ACK makes the medium busy and a random backoff from
+    /// [0, CW] is drawn (10.3.4.3). Queued after DIFS of idle medium, it is sent at once.
+    #[test]
+    fn immediate_access_needs_difs_of_idle_medium_else_random_backoff() {
+        let mut drawn = Vec::new();
+        for seed in 1..=8 {
+            let (mut wifi, mut sched, mut packets) = pair(seed);
+            let (difs, slot) = (wifi.k.difs, wifi.params.slot);
+            let data = packets.alloc(Packet { size: 1000, ..Default::default() });
+            wifi.send(0, data, NodeId(1), &mut sched, &mut packets);
+            // Up to the instant n1 decodes the data: its MAC ACK is due SIFS later.
+            while wifi.stations[1].counters.rx_data == 0 {
+                assert!(step(&mut wifi, &mut sched, &mut packets));
+            }
+            let t_rx = sched.now();
+            assert!(wifi.stations[1].ctrl.is_some() && wifi.is_idle(1, t_rx));
+            let reply = packets.alloc(Packet { size: 40, ..Default::default() });
+            wifi.send(1, reply, NodeId(0), &mut sched, &mut packets);
+            assert_eq!(wifi.stations[1].backoff, Backoff::Immediate { count_from: t_rx + difs });
+            // The MAC ACK starts before DIFS is over: immediate access is lost, a backoff drawn.
+            while wifi.stations[1].tx_state != TxState::Ack {
+                assert!(step(&mut wifi, &mut sched, &mut packets));
+            }
+            let t_ack = sched.now();
+            assert!(t_ack < t_rx + difs);
+            let Backoff::Paused { rtime } = wifi.stations[1].backoff else {
+                panic!("expected a frozen random backoff, got {:?}", wifi.stations[1].backoff)
+            };
+            assert_eq!(rtime.as_nanos() % slot.as_nanos(), 0);
+            assert!(rtime.as_nanos() / slot.as_nanos() <= wifi.params.cw_min as u64);
+            drawn.push(rtime.as_nanos() / slot.as_nanos());
+            // It then defers like any other backoff: DIFS after its ACK, plus the slots drawn.
+            while wifi.stations[1].tx_state != TxState::Send {
+                assert!(step(&mut wifi, &mut sched, &mut packets));
+            }
+            assert_eq!(sched.now(), t_ack + wifi.params.ctrl_time(ACK_BYTES) + difs + rtime);
+            while step(&mut wifi, &mut sched, &mut packets) {}
+            assert_eq!(wifi.stations[1].counters.delivered, 1);
+
+            // A frame queued after the medium has been idle for DIFS or more goes out at once.
+            let t = sched.now() + difs + slot;
+            sched.advance_to(t);
+            let more = packets.alloc(Packet { size: 40, ..Default::default() });
+            wifi.send(1, more, NodeId(0), &mut sched, &mut packets);
+            assert_eq!(wifi.stations[1].backoff, Backoff::Immediate { count_from: t });
+            assert!(step(&mut wifi, &mut sched, &mut packets));
+            assert_eq!((sched.now(), wifi.stations[1].tx_state), (t, TxState::Send));
+            while step(&mut wifi, &mut sched, &mut packets) {}
+            assert_eq!(wifi.stations[1].counters.delivered, 2);
+        }
+        // The draws are random over [0, CW], not a frozen zero.
+        assert!(drawn.iter().any(|&n| n > 0), "slots drawn: {drawn:?}");
     }
 }

@@ -23,6 +23,14 @@ pub enum Backoff {
         /// Remaining backoff at `count_from`.
         rtime: SimTime,
     },
+    /// Immediate access (standard flavour, IEEE 802.11-2016 10.3.4.2): a frame arrived while
+    /// the medium was idle; it is sent at `count_from` (the end of the DIFS/EIFS after the last
+    /// busy period) if the medium stays idle until then, without a backoff. If the medium turns
+    /// busy first, the MAC replaces it with a random backoff (10.3.4.3; `Wifi::check_backoff`).
+    Immediate {
+        /// When the frame may be sent (end of DIFS/EIFS).
+        count_from: SimTime,
+    },
     /// Frozen with `rtime` left.
     Paused {
         /// Remaining backoff.
@@ -50,6 +58,7 @@ impl Backoff {
     pub fn expiry(&self) -> Option<SimTime> {
         match *self {
             Backoff::Running { count_from, rtime } => Some(count_from + rtime),
+            Backoff::Immediate { count_from } => Some(count_from),
             _ => None,
         }
     }
@@ -88,5 +97,16 @@ mod tests {
         // Busy during the DIFS before counting: nothing deducted.
         b.pause(SimTime::from_micros(900), slot);
         assert_eq!(b, Backoff::Paused { rtime: SimTime::from_micros(140) });
+    }
+
+    #[test]
+    fn immediate_access_expires_at_the_end_of_the_ifs_and_is_not_a_countdown() {
+        let mut b = Backoff::Immediate { count_from: SimTime::from_micros(50) };
+        assert!(b.busy() && !b.running() && !b.paused());
+        assert_eq!(b.expiry(), Some(SimTime::from_micros(50)));
+        // `pause`/`resume` leave it alone: the MAC replaces it with a random backoff instead.
+        b.pause(SimTime::from_micros(40), SimTime::from_micros(20));
+        b.resume(SimTime::from_micros(90));
+        assert_eq!(b, Backoff::Immediate { count_from: SimTime::from_micros(50) });
     }
 }

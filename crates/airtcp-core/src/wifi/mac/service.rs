@@ -92,11 +92,14 @@ impl Wifi {
             }
             MacFlavor::Standard => {
                 if self.is_idle(s, now) {
-                    // Idle medium: send once it has been idle for DIFS (no backoff, 10.3.4.2).
+                    // Idle medium: send once it has been idle for DIFS (or EIFS) without a
+                    // backoff, provided it stays idle until then (IEEE 802.11-2016 10.3.4.2);
+                    // if it turns busy first (the station's own MAC ACK, another frame, the NAV),
+                    // `check_backoff` draws a random backoff (10.3.4.3).
                     let st = &self.stations[s];
                     let ifs = if st.rx.eifs_pending { self.k.eifs } else { self.k.difs };
                     let count_from = now.max(st.idle_since + ifs);
-                    self.stations[s].backoff = Backoff::Running { count_from, rtime: SimTime::ZERO };
+                    self.stations[s].backoff = Backoff::Immediate { count_from };
                     self.air.set_contending(s, true);
                 } else {
                     self.start_backoff(s, now, SimTime::ZERO);
