@@ -24,6 +24,7 @@ def test_every_cell_has_a_row_and_only_the_documented_ones_are_explained():
         "t61-sack-off-timeouts",
         "t62-sack-off-timeouts",
         "t61-sack-arf-timeouts",
+        "t61-lttcp-arf-timeouts",
         "t62-lttcp-arf-timeouts",
         "t62-sack-arf-timeouts",
         "t63-sack-10-timeouts",
@@ -33,6 +34,7 @@ def test_every_cell_has_a_row_and_only_the_documented_ones_are_explained():
         "t64-sack-80-timeouts",
         "t64-lttcp-10-timeouts",
         "t64-sack-200-timeouts",
+        "t64-sack-200-goodput",
         "t64-lttcp-200-goodput",
     }
 
