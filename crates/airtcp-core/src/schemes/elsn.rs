@@ -24,7 +24,7 @@
 //! The agent keeps no per-flow state (section 3.2: "does not need any memory overhead at BS");
 //! only the segments the MAC is serving right now that already caused an ERSN.
 
-use super::{Problem, SchemeEnv, decode};
+use super::{Problem, SchemeEnv, decode, flow_list};
 use crate::hook::{Counters, HookCtx, NodeHook, notification_packet};
 use crate::packet::{FlowId, Packet, PacketId, Transport};
 use crate::tcp::Notification;
@@ -85,30 +85,7 @@ pub fn parse(table: &toml::Value, env: &SchemeEnv) -> Result<Params, Vec<Problem
             Delivery::Auto
         }
     };
-    let flows = raw.flows.as_ref().map(|names| {
-        if names.is_empty() {
-            problems.push(Problem::new(
-                "flows",
-                Some("[]".into()),
-                "a non-empty list of flow names (omit the key for every flow)",
-            ));
-        }
-        let mut ids = Vec::new();
-        for (i, name) in names.iter().enumerate() {
-            match env.flows.iter().position(|f| f == name) {
-                Some(k) => ids.push(FlowId(k as u32)),
-                None => {
-                    let known = if env.flows.is_empty() { "none".to_string() } else { env.flows.join(", ") };
-                    problems.push(Problem::new(
-                        format!("flows[{i}]"),
-                        Some(format!("{name:?}")),
-                        format!("no such flow (flows: {known})"),
-                    ));
-                }
-            }
-        }
-        ids
-    });
+    let flows = raw.flows.as_deref().map(|names| flow_list(names, env, &mut problems));
     let ersn = raw.ersn.unwrap_or(true);
     let eln = raw.eln.unwrap_or(true);
     if !ersn && !eln {

@@ -24,7 +24,7 @@
 //! goodput is an upper bound; the payload frame keeps the whole packet's size and loss
 //! probability.
 
-use super::{Problem, SchemeEnv, decode};
+use super::{Problem, SchemeEnv, decode, flow_list};
 use crate::hook::{Counters, FLAG_CORRUPTED, HookCtx, NodeHook, notification_packet};
 use crate::packet::{FlowId, IP_HEADER_BYTES, Packet, TCP_HEADER_BYTES, Transport};
 use crate::tcp::Notification;
@@ -48,30 +48,7 @@ struct RawParams {
 pub fn parse(table: &toml::Value, env: &SchemeEnv) -> Result<Params, Vec<Problem>> {
     let raw: RawParams = decode(table)?;
     let mut problems = Vec::new();
-    let flows = raw.flows.as_ref().map(|names| {
-        if names.is_empty() {
-            problems.push(Problem::new(
-                "flows",
-                Some("[]".into()),
-                "a non-empty list of flow names (omit the key for every flow)",
-            ));
-        }
-        let mut ids = Vec::new();
-        for (i, name) in names.iter().enumerate() {
-            match env.flows.iter().position(|f| f == name) {
-                Some(k) => ids.push(FlowId(k as u32)),
-                None => {
-                    let known = if env.flows.is_empty() { "none".to_string() } else { env.flows.join(", ") };
-                    problems.push(Problem::new(
-                        format!("flows[{i}]"),
-                        Some(format!("{name:?}")),
-                        format!("no such flow (flows: {known})"),
-                    ));
-                }
-            }
-        }
-        ids
-    });
+    let flows = raw.flows.as_deref().map(|names| flow_list(names, env, &mut problems));
     if problems.is_empty() { Ok(Params { flows }) } else { Err(problems) }
 }
 

@@ -55,6 +55,29 @@ impl Problem {
     }
 }
 
+/// Resolves a scheme's optional `flows = [...]` key (flow names) to flow ids, reporting an empty
+/// list and every unknown name at its path (`flows`, `flows[i]`) with the flows that exist.
+pub fn flow_list(names: &[String], env: &SchemeEnv, problems: &mut Vec<Problem>) -> Vec<crate::packet::FlowId> {
+    if names.is_empty() {
+        problems.push(Problem::new("flows", Some("[]".into()), "a non-empty list of flow names (omit the key for every flow)"));
+    }
+    let mut ids = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        match env.flows.iter().position(|f| f == name) {
+            Some(k) => ids.push(crate::packet::FlowId(k as u32)),
+            None => {
+                let known = if env.flows.is_empty() { "none".to_string() } else { env.flows.join(", ") };
+                problems.push(Problem::new(
+                    format!("flows[{i}]"),
+                    Some(format!("{name:?}")),
+                    format!("no such flow (flows: {known})"),
+                ));
+            }
+        }
+    }
+    ids
+}
+
 /// Decodes a raw TOML table into a scheme's raw parameter struct, reporting structural problems
 /// (unknown keys, wrong types) at their path.
 pub fn decode<T: DeserializeOwned>(table: &toml::Value) -> Result<T, Vec<Problem>> {
