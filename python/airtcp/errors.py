@@ -42,6 +42,10 @@ class ScenarioError(ValueError):
         self.errors = errors
         super().__init__("\n".join(f"{source}: {e}" for e in errors))
 
+    def __reduce__(self):
+        # picklable with its fields: raised in a pool worker, it must reach the parent intact
+        return (type(self), (self.source, self.errors))
+
 
 class ArgumentError(UserError, TypeError, ValueError):
     """An argument of an ``airtcp`` function has the wrong type or value; the message names the
