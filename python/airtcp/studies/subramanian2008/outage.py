@@ -141,7 +141,7 @@ LABELS = T.LABELS | {
     "link": "link protocol",
     "disruptions": "switches to stop-and-wait per s",
 }
-FIXED = {"simulation.duration": ByMode(quick="20s", full="100s")}
+FIXED = {"simulation.duration": ByMode(quick="30s", full="100s")}
 REPLICATIONS = ByMode(quick=3, full=6)
 
 outage_channels = Experiment(
