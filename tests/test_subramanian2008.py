@@ -31,6 +31,10 @@ def test_study_is_consistent_and_only_the_documented_cells_are_explained():
         "s735-lt-tcp-share",
         "s734-latency-ratio-100k",
         "s734-latency-ratio-1m",
+        "s52-basic-harq-cannot-help-0",
+        "s52-basic-harq-cannot-help-30",
+        "s522-detection-raises-goodput-30",
+        "s522-detection-raises-goodput-50",
     } | {f"t71-timeouts-{pct}" for pct in (0, 10, 20, 30, 40, 50)}
     ids = {p.id for p in s.published}
     # Every row of Tables 7.1 (per link and per connection), 7.2 and 7.3 at every PER.
@@ -145,3 +149,63 @@ def test_wifi_harq_scenarios_and_metrics():
         assert harq["latency"] < arq["latency"]
         assert harq["residual"] < arq["residual"]
         assert harq["transmissions"] < arq["transmissions"]
+
+
+def test_outage_rows_are_findings_of_the_two_experiments():
+    """Figs. 7.6 and 5.2 are lost: every outage row is a finding (a quoted sentence of the thesis
+    checked on a ratio or a difference), none a number presented as published."""
+    s = load("subramanian2008")
+    rows = {p.id: p for p in s.published if p.experiment in ("outage_channels", "outage_links")}
+    assert set(rows) == (
+        {"f76-uniform-above-bursty-30", "f76-uniform-above-bursty-50", "f76-outage-below-uniform-50"}
+        | {f"f76-bursty-above-outage-{pct}" for pct in (0, 10, 30, 50)}
+        | {f"s52-basic-harq-cannot-help-{pct}" for pct in (0, 30)}
+        | {f"s522-detection-{what}-{pct}" for what in ("lowers-residual", "raises-goodput") for pct in (0, 10, 30, 50)}
+        | {f"s522-arq-latency-above-harq-{pct}" for pct in (30, 50)}
+    )
+    assert all(p.kind == "finding" and p.derived is not None for p in rows.values())
+
+
+def test_outage_scenarios_and_channel():
+    """The outage channel on the data direction only (ON: every packet lost, OFF: p, sojourns
+    9-11 ms), and each link protocol of Fig. 5.2 / Sec. 5.2.2; the channel factor keeps the
+    channel when the PER changes."""
+    from airtcp.studies.subramanian2008 import outage as O
+
+    sc = O.outage_links.scenario.copy()
+    O.set_link(sc, "ll_harq_basic")
+    O.set_per(sc, 0.3)
+    (link,) = sc.validate()["links"]
+    fwd, rev = link["dirs"]
+    assert rev["loss"] is None and link["link_layer"]["disruption_frames"] == 0
+    assert (fwd["loss"]["loss_good"], fwd["loss"]["loss_bad"]) == (0.3, 1.0)
+    O.set_link(sc, "none")
+    assert "link_layer" not in sc.validate()["links"][0]
+    O.set_link(sc, "ll_harq")
+    assert sc.validate()["links"][0]["link_layer"]["disruption_frames"] == 1
+    for channel, (good, bad) in {"uniform": (None, None), "on_off": (0.05, 0.15), "outage": (0.1, 1.0)}.items():
+        sc = O.outage_channels.scenario.copy()
+        O.set_channel(sc, channel)
+        O.set_per(sc, 0.1)
+        loss = sc.get("links.l0")["a_to_b"]["loss"]
+        assert O.channel_of(loss) == channel
+        if good is not None:
+            assert (loss["loss_good"], loss["loss_bad"]) == pytest.approx((good, bad))
+
+
+def test_outage_channel_loss_process():
+    """The outage channel's loss process on a saturated link without a link protocol: half the
+    time in outage, so the packet loss is 0.5 + 0.5 p, and at p = 0 the losses come in one burst
+    per outage (5 s / 20 ms mean period = 250 bursts of ~12 packets of 0.8 ms)."""
+    from airtcp.studies.subramanian2008 import outage as O
+
+    for p, lo, hi in [(0.0, 0.45, 0.55), (0.4, 0.65, 0.75)]:
+        sc = E._scenario("ll_harq", "uniform")
+        sc.get("links.link").pop("link_layer")
+        sc.set("links.link.loss", O.outage(p), create=False)
+        sc.set("simulation.duration", "5s")
+        fwd = airtcp.run(sc, seed=1).links.iloc[0]
+        loss = fwd["drops_loss_process"] / fwd["tx_packets"]
+        assert lo < loss < hi, (p, loss)
+        if p == 0.0:
+            assert 200 < fwd["loss_bursts"] < 300 and fwd["drops_loss_process"] / fwd["loss_bursts"] > 10

@@ -15,7 +15,7 @@ from airtcp.result import RunResult
 from airtcp.scenario import Scenario
 from airtcp.studies.framework import ByMode, Experiment, Figure
 
-from . import transport, wifi_ch6, wifi_harq
+from . import outage, transport, wifi_ch6, wifi_harq
 
 LINK = "link:src->dst"
 PAYLOAD_B = 972  # + 28 B of UDP/IP headers = 1000 B on the wire
@@ -207,6 +207,7 @@ EXPERIMENTS = [
     harq_uniform,
     on_off,
     *transport.EXPERIMENTS,
+    *outage.EXPERIMENTS,
     *wifi_ch6.EXPERIMENTS,
     *wifi_harq.EXPERIMENTS,
 ]
@@ -235,6 +236,7 @@ FIGURES = [
         series="protocol",
     ),
     *transport.FIGURES,
+    *outage.FIGURES,
     *wifi_ch6.FIGURES,
     *wifi_harq.FIGURES,
 ]

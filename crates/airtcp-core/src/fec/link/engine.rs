@@ -4,8 +4,9 @@
 //!
 //! The engine is a pure state machine; the world drives it (`world/linklayer.rs`):
 //!
-//! 1. When the transmitter is free, [`LinkLayer::next_transmission`] picks a pending reactive round
-//!    (first) or a new frame from the queue (unless stop-and-wait holds it back), judges each of
+//! 1. When the transmitter is free, [`LinkLayer::start`] picks a pending reactive round (first)
+//!    or a new frame from the queue (in stop-and-wait mode only when no transmission awaits
+//!    feedback), judges each of
 //!    its units with the direction's loss process at the instant the unit's serialisation ends,
 //!    and returns the time the whole transmission occupies the link.
 //! 2. One propagation delay after the transmission ends, the receiver knows the outcome:
@@ -100,6 +101,8 @@ pub struct LinkLayer {
     next_seq: u64,
     ready: VecDeque<u64>,
     awaiting: u32,
+    /// Transmissions whose feedback has not reached the sender yet.
+    in_flight: u32,
     stop_and_wait: bool,
     all_lost_run: u32,
     /// Counters.
@@ -123,6 +126,7 @@ impl LinkLayer {
             next_seq: 0,
             ready: VecDeque::new(),
             awaiting: 0,
+            in_flight: 0,
             stop_and_wait: false,
             all_lost_run: 0,
             stats: LinkLayerStats { per_estimate: initial.unwrap_or(0.0), ..LinkLayerStats::default() },
@@ -149,21 +153,32 @@ impl LinkLayer {
         !self.stop_and_wait || self.awaiting == 0
     }
 
-    /// Whether a reactive round is waiting for the transmitter.
+    /// Whether a reactive round is waiting for the transmitter (in stop-and-wait mode it starts
+    /// only once no transmission awaits feedback).
     pub fn has_ready(&self) -> bool {
         !self.ready.is_empty()
     }
 
     /// Starts the next transmission: a pending reactive round, or else a new frame for `next`
     /// (a packet and its size, taken from the queue by the caller only if
-    /// [`LinkLayer::may_start_new`]). Each unit is judged by `loss` at the end of its
-    /// serialisation.
+    /// [`LinkLayer::may_start_new`] and no reactive round is ready). Each unit is judged by
+    /// `loss` at the end of its serialisation.
+    ///
+    /// In stop-and-wait mode nothing starts while a transmission awaits its feedback, reactive
+    /// rounds included: "each packet has to be acked/nacked before the next packet can be sent"
+    /// (Subramanian 2008, Sec. 5.2.2, "Modal Operation"). The rounds of frames lost in the
+    /// pipeline before the switch therefore go out one at a time, each after the previous one's
+    /// feedback, instead of back to back into the disruption.
     pub fn start(
         &mut self,
         now: SimTime,
         next: Option<(PacketId, u32)>,
         mut loss: Option<&mut LossProcess>,
     ) -> Option<Transmission> {
+        if self.stop_and_wait && self.in_flight > 0 {
+            debug_assert!(next.is_none(), "a new frame offered while stop-and-wait waits for feedback");
+            return None;
+        }
         let (seq, retx) = if let Some(seq) = self.ready.pop_front() {
             let units = self.retx_units(seq);
             self.stats.retransmissions += 1;
@@ -193,6 +208,7 @@ impl LinkLayer {
         f.pending_units = arrived;
         let (pfec, wire, first) = (u64::from(f.n - f.k), u64::from(f.unit_wire), f.attempts == 1);
         let sent = units.len() as u64;
+        self.in_flight += 1;
         let s = &mut self.stats;
         s.transmissions += 1;
         s.units_sent += sent;
@@ -342,6 +358,7 @@ impl LinkLayer {
     pub fn feedback(&mut self, seq: u64) {
         let max_attempts = self.max_attempts();
         let cfg = self.cfg;
+        self.in_flight -= 1;
         let f = self.frame(seq);
         let sample = if f.last_sent == 0 { 0.0 } else { 1.0 - f.last_arrived as f64 / f.last_sent as f64 };
         let (first, none_arrived) = (f.attempts == 1, f.last_arrived == 0 && f.last_sent > 0);
@@ -438,6 +455,85 @@ mod tests {
         assert!(delivered >= 190, "{delivered}");
         assert_eq!(ll.stats.rfec_units + 200 * 20, ll.stats.units_sent);
         assert_eq!(ll.stats.pfec_wasted_bytes + ll.stats.rfec_wasted_bytes, 0);
+    }
+
+    /// Sec. 5.2.2: after a transmission with every unit lost (x = 1) the sender is in stop-and-wait
+    /// mode, where one transmission is outstanding at a time, reactive rounds included; a frame
+    /// gets at most 2 attempts in either mode; the first transmission with a unit through
+    /// switches back to pipelining, which sends the waiting rounds back to back.
+    #[test]
+    fn stop_and_wait_keeps_one_transmission_outstanding() {
+        let mut dead = loss(1.0, 1);
+        let mut ll = LinkLayer::new(LinkLayerConfig::LlHarq(HarqConfig::default()), 10_000_000);
+        // Pipelined: three frames back to back, all into the disruption.
+        let mut now = SimTime(0);
+        let mut sent = Vec::new();
+        for i in 0..3 {
+            assert!(ll.may_start_new() && !ll.has_ready());
+            let tx = ll.start(now, Some((PacketId(i), 1000)), Some(&mut dead)).unwrap();
+            now += tx.duration;
+            sent.push(tx.seq);
+        }
+        for &seq in &sent {
+            assert!(ll.receiver_check(seq, now).is_empty());
+        }
+        ll.feedback(sent[0]);
+        assert!(ll.stop_and_wait() && ll.stats.disruptions == 1);
+        // Frame 0's round waits: frames 1 and 2 still await feedback.
+        assert!(ll.has_ready() && !ll.may_start_new());
+        assert_eq!(ll.start(now, None, Some(&mut dead)), None);
+        ll.feedback(sent[1]);
+        assert_eq!(ll.start(now, None, Some(&mut dead)), None);
+        ll.feedback(sent[2]);
+        // Nothing in flight: frame 0's round goes, and only it.
+        let r0 = ll.start(now, None, Some(&mut dead)).unwrap();
+        assert_eq!(r0.seq, sent[0]);
+        assert_eq!(ll.start(now, None, Some(&mut dead)), None);
+        now += r0.duration;
+        // Its second attempt is lost too: dropped (2 attempts), still stop-and-wait.
+        assert_eq!(ll.receiver_check(r0.seq, now), vec![Release::Drop(PacketId(0))]);
+        ll.feedback(r0.seq);
+        assert!(ll.stop_and_wait() && ll.stats.disruptions == 1);
+        // Frame 1's round goes through (no loss): back to pipelined, frame 2's round follows at once.
+        let r1 = ll.start(now, None, None).unwrap();
+        assert_eq!(r1.seq, sent[1]);
+        now += r1.duration;
+        assert_eq!(ll.receiver_check(r1.seq, now), vec![Release::Deliver(PacketId(1))]);
+        ll.feedback(r1.seq);
+        assert!(!ll.stop_and_wait());
+        let r2 = ll.start(now, None, Some(&mut dead)).unwrap();
+        assert_eq!(r2.seq, sent[2]);
+        assert!(ll.may_start_new(), "pipelined: a new frame may follow while round 2 is in flight");
+        now += r2.duration;
+        assert_eq!(ll.receiver_check(r2.seq, now), vec![Release::Drop(PacketId(2))]);
+        ll.feedback(r2.seq);
+        assert_eq!((ll.stats.residual_lost, ll.stats.delivered, ll.stats.transmissions), (2, 1, 6));
+        assert_eq!(ll.outstanding(), 0);
+    }
+
+    /// With `disruption_frames = 0` (the basic LL-HARQ of Sec. 5.1 / Fig. 5.2) the sender never
+    /// leaves pipelined mode: the rounds of frames lost whole go out back to back.
+    #[test]
+    fn basic_harq_never_stops_and_waits() {
+        let mut dead = loss(1.0, 1);
+        let h = HarqConfig { disruption_frames: 0, ..HarqConfig::default() };
+        let mut ll = LinkLayer::new(LinkLayerConfig::LlHarq(h), 10_000_000);
+        let mut now = SimTime(0);
+        let mut sent = Vec::new();
+        for i in 0..3 {
+            let tx = ll.start(now, Some((PacketId(i), 1000)), Some(&mut dead)).unwrap();
+            now += tx.duration;
+            sent.push(tx.seq);
+        }
+        for &seq in &sent {
+            ll.receiver_check(seq, now);
+        }
+        ll.feedback(sent[0]);
+        assert!(!ll.stop_and_wait() && ll.may_start_new());
+        ll.feedback(sent[1]);
+        let a = ll.start(now, None, Some(&mut dead)).unwrap();
+        let b = ll.start(now + a.duration, None, Some(&mut dead)).unwrap();
+        assert_eq!((a.seq, b.seq, ll.stats.disruptions), (sent[0], sent[1], 0));
     }
 
     #[test]
