@@ -82,3 +82,21 @@ def test_rate_adaptation_under_bluetooth_collapses_both_transports():
         assert W.goodput_mbps(off) > 2.5
         assert W.goodput_mbps(on) < 0.1 * W.goodput_mbps(off)
         assert W.rate_steps_down(on) > 0 and W.rate_steps_down(off) == 0
+
+
+def test_red_variant_marks_the_upload_and_lt_tcp_cuts_its_window():
+    # ch6_capture_red: RED/ECN on the radios' interface queues. With drop-tail LT-TCP is never
+    # marked (it cuts its window only on ECN); with RED it is, cuts, and loses goodput at 200 ms.
+    sc = W.cell("lt_tcp", 200)
+    W.set_red(sc, "5-15")
+    assert sc.section("wireless")["queue"] == W.red_queue("5-15")
+    assert W.red_queue("15-45")["min_th"] == "15pkt" and W.red_queue("15-45")["ecn"] is True
+    W.set_channel(sc, "capture")
+    sc.set("simulation.duration", "30s")
+    red = sc.run(seed=1)
+    drop_tail = _run("lt_tcp", 200, "capture")
+    assert W.ecn_marks(drop_tail) == 0 and W.ecn_cuts(drop_tail) == 0
+    assert W.ecn_marks(red) > 0 and W.ecn_cuts(red) > 0
+    assert W.goodput_mbps(red) < W.goodput_mbps(drop_tail)
+    W.set_red(sc, "off")
+    assert "queue" not in sc.section("wireless")

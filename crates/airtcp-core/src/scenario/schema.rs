@@ -634,6 +634,9 @@ pub struct RawWireless {
     pub mac_overhead: Option<Quantity>,
     /// Interface queue limit (`"50pkt"`).
     pub queue_limit: Option<Quantity>,
+    /// Interface-queue discipline of every station: `{ type = "drop_tail" }` (default) or
+    /// `{ type = "red", ... }` (the wired RED keys but `limit`, which is `queue_limit`).
+    pub queue: Option<Tagged>,
     /// Network layer to interface queue delay (ns-2 LL `delay_`).
     pub ll_delay: Option<Quantity>,
     /// Data-rate adaptation: `{ type = "arf" | "aarf", ... }` (default: none).
@@ -685,8 +688,9 @@ pub struct RawWirelessStation {
     pub short_retry_limit: Option<toml::Value>,
     /// Attempts for data frames after RTS (number or `"unlimited"`).
     pub long_retry_limit: Option<toml::Value>,
-    /// Interface-queue discipline: `"droptail"` or `"round_robin"` (per receiving station).
-    pub queue: Option<String>,
+    /// Interface-queue discipline: `"droptail"` or `"round_robin"` (per receiving station), or a
+    /// table as `[wireless] queue` (`{ type = "red", ... }`, `{ type = "drop_tail" }`).
+    pub queue: Option<toml::Value>,
     /// Round robin: times a failed frame is put back before it is discarded (default 7).
     pub requeue_limit: Option<i64>,
 }

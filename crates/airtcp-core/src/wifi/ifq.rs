@@ -1,13 +1,24 @@
 //! The interface queue between the network layer and the MAC: drop-tail with priority for
 //! control/routing packets (as ns-2's `Queue/DropTail/PriQueue`: such packets go to the head), or
 //! (per station, [`Discipline::RoundRobin`]) one FIFO per receiving station served in turn
-//! (Fotiadis 2005, Sec. 4.3; [`super::ifq_rr`]).
+//! (Fotiadis 2005, Sec. 4.3; [`super::ifq_rr`]), or ([`Discipline::Red`]) the FIFO managed by the
+//! wired links' RED with optional ECN marking ([`crate::net::queue::red`], Floyd & Jacobson 1993,
+//! RFC 3168): same average-queue EWMA, thresholds, gentle mode and count-spaced marking.
+//!
+//! RED is consulted for every arriving data packet, including one that goes straight into MAC
+//! service because the MAC is idle and nothing waits (ns-2 enqueues it and dequeues it at once:
+//! the average then decays over the idle time). Priority (control/routing) packets bypass RED,
+//! as a scheme's head-of-queue retransmission does on a wired queue. The queue counts as idle
+//! (RED's idle-time decay) from the first time the MAC asks it for a packet and finds none
+//! (ns-2 `REDQueue::deque` returning null) until the next arrival.
 //!
 //! Packets without a transport header are control/routing packets. The frame in service at the
 //! MAC is not in the queue, so a limit of 50 means 50 waiting packets (as ns-2).
 
 use crate::net::queue::QueueSample;
-use crate::packet::{NodeId, PacketId};
+use crate::net::queue::red::{Red, RedParams, RedVerdict};
+use crate::packet::{NodeId, Packet, PacketId};
+use crate::rng::SimRng;
 use crate::time::SimTime;
 use std::collections::VecDeque;
 
@@ -27,7 +38,7 @@ pub struct Queued {
 }
 
 /// How an interface queue orders its packets.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Copy, Clone, Debug, PartialEq, Default, serde::Serialize)]
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum Discipline {
     /// One FIFO (priority packets at its head).
@@ -40,6 +51,9 @@ pub enum Discipline {
         /// How many times a frame may be put back before it is discarded.
         requeue_limit: u32,
     },
+    /// One FIFO (priority packets at its head) managed by RED, marking ECN-capable packets with
+    /// CE instead of dropping them when `ecn` is set ([`crate::net::queue::red`]).
+    Red(RedParams),
 }
 
 enum Store {
@@ -47,10 +61,12 @@ enum Store {
     RoundRobin(super::ifq_rr::RoundRobin),
 }
 
-/// A drop-tail interface queue.
+/// An interface queue.
 pub struct Ifq {
     fifo: Store,
     discipline: Discipline,
+    /// RED state ([`Discipline::Red`] only).
+    red: Option<Box<Red>>,
     bytes: u64,
     limit: u32,
     area: f64,
@@ -61,16 +77,48 @@ pub struct Ifq {
 impl Ifq {
     /// A queue holding at most `limit` waiting packets.
     pub fn new(limit: u32, record: bool) -> Self {
-        Ifq::with_discipline(limit, record, Discipline::DropTail)
+        Ifq::with_discipline(limit, record, Discipline::DropTail, || unreachable!("drop-tail has no RED"))
     }
 
-    /// A queue of this discipline holding at most `limit` waiting packets.
-    pub fn with_discipline(limit: u32, record: bool, discipline: Discipline) -> Self {
-        let fifo = match discipline {
-            Discipline::DropTail => Store::Fifo(VecDeque::with_capacity(limit.min(1024) as usize + 1)),
-            Discipline::RoundRobin { .. } => Store::RoundRobin(super::ifq_rr::RoundRobin::default()),
+    /// A queue of this discipline holding at most `limit` waiting packets; `red_rng` gives RED
+    /// its random stream (called only for [`Discipline::Red`]).
+    pub fn with_discipline(limit: u32, record: bool, discipline: Discipline, red_rng: impl FnOnce() -> SimRng) -> Self {
+        let (fifo, red) = match discipline {
+            Discipline::DropTail => (Store::Fifo(VecDeque::with_capacity(limit.min(1024) as usize + 1)), None),
+            Discipline::RoundRobin { .. } => (Store::RoundRobin(super::ifq_rr::RoundRobin::default()), None),
+            Discipline::Red(params) => {
+                (Store::Fifo(VecDeque::with_capacity(limit.min(1024) as usize + 1)), Some(Box::new(Red::new(params, red_rng()))))
+            }
         };
-        Ifq { fifo, discipline, bytes: 0, limit, area: 0.0, last_change: SimTime::ZERO, series: record.then(Vec::new) }
+        Ifq { fifo, discipline, red, bytes: 0, limit, area: 0.0, last_change: SimTime::ZERO, series: record.then(Vec::new) }
+    }
+
+    /// RED's decision for data packet `pkt` arriving at `now` ([`RedVerdict::Accept`] without
+    /// RED). The caller drops the packet on a drop verdict and sets CE on a mark verdict once the
+    /// packet is accepted (a packet refused by the full queue is not marked).
+    #[inline(always)]
+    pub fn red_verdict(&mut self, now: SimTime, pkt: &Packet) -> RedVerdict {
+        if self.red.is_none() { RedVerdict::Accept } else { self.red_decide(now, pkt) }
+    }
+
+    /// Whether this queue is RED-managed.
+    #[inline(always)]
+    pub fn has_red(&self) -> bool {
+        self.red.is_some()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn red_decide(&mut self, now: SimTime, pkt: &Packet) -> RedVerdict {
+        let (len, bytes) = (self.len(), self.bytes);
+        let Some(red) = self.red.as_deref_mut() else { return RedVerdict::Accept };
+        red.update_avg(now, if red.params().bytes { bytes as f64 } else { len as f64 });
+        red.decide(pkt.ip.ecn.is_ect())
+    }
+
+    /// The RED state, if this queue is RED-managed.
+    pub fn red(&self) -> Option<&Red> {
+        self.red.as_deref()
     }
 
     /// Waiting packets.
@@ -111,8 +159,9 @@ impl Ifq {
         self.last_change = now;
         if self.series.is_some() {
             let packets = self.len() as u32;
+            let avg = self.red.as_ref().map_or(0.0, |r| r.avg());
             if let Some(s) = &mut self.series {
-                s.push(QueueSample { time: now, packets, bytes: self.bytes, avg: 0.0 });
+                s.push(QueueSample { time: now, packets, bytes: self.bytes, avg });
             }
         }
     }
@@ -136,13 +185,19 @@ impl Ifq {
         true
     }
 
-    /// Takes the head packet.
+    /// Takes the head packet. Finding none marks the queue idle for RED.
     #[inline]
     pub fn dequeue(&mut self, now: SimTime) -> Option<Queued> {
         let q = match &mut self.fifo {
             Store::Fifo(f) => f.pop_front(),
             Store::RoundRobin(r) => r.pop(),
-        }?;
+        };
+        let Some(q) = q else {
+            if let Some(red) = &mut self.red {
+                red.note_idle(now);
+            }
+            return None;
+        };
         self.bytes -= q.size as u64;
         self.note(now, self.len() + 1);
         Some(q)
@@ -230,7 +285,7 @@ mod tests {
         let e = |i, ra| Queued { id: PacketId(i), size: 100, ra, hop: NodeId(ra), requeues: 0 };
         let mut fifo = Ifq::new(2, false);
         assert!(!fifo.takes_back(0));
-        let mut q = Ifq::with_discipline(2, false, Discipline::RoundRobin { requeue_limit: 2 });
+        let mut q = Ifq::with_discipline(2, false, Discipline::RoundRobin { requeue_limit: 2 }, || unreachable!());
         assert!(q.takes_back(0) && q.takes_back(1) && !q.takes_back(2));
         assert!(q.enqueue(t, e(1, 7), false));
         assert!(q.enqueue(t, e(2, 8), false));
@@ -244,5 +299,82 @@ mod tests {
         assert!(q.is_empty());
         assert!(fifo.enqueue(t, e(4, 7), false));
         assert_eq!(fifo.dequeue(t).map(|q| q.id), Some(PacketId(4)));
+    }
+
+    #[test]
+    fn red_gives_the_wired_queues_verdicts_for_the_same_arrivals() {
+        // The same RED parameters and random stream, the same arrivals (half of them ECN-capable)
+        // and service completions: the interface queue must mark, drop and average exactly as the
+        // wired RED queue (net/queue), busy and idle periods included.
+        use crate::net::queue::{Enqueued, Queue};
+        use crate::packet::Ecn;
+        use crate::rng::RngFactory;
+        use crate::stats::DropCause;
+        use crate::units::Amount;
+        let params = RedParams {
+            min_th: 3.0,
+            max_th: 9.0,
+            max_p: 0.2,
+            w_q: 0.05,
+            gentle: true,
+            ecn: true,
+            bytes: false,
+            typical_tx: SimTime::from_micros(400),
+        };
+        let rngs = RngFactory::new(5, 0);
+        let mut wired = Queue::new(Amount::Packets(30), Some(Red::new(params, rngs.stream("red"))), false);
+        let mut ifq = Ifq::with_discipline(30, false, Discipline::Red(params), || rngs.stream("red"));
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut marks, mut early, mut forced) = (0, 0, 0);
+        let mut t = SimTime::ZERO;
+        for i in 0..20_000u32 {
+            t += SimTime::from_micros(next() % 500);
+            let r = next() % 100;
+            // Bursts of arrivals (queue grows), then drains to empty (idle decay).
+            if r < 55 || (i / 2000) % 2 == 0 && r < 70 {
+                let mut pkt = Packet { size: 1000, ..Default::default() };
+                pkt.ip.ecn = if next() % 2 == 0 { Ecn::Ect0 } else { Ecn::NotEct };
+                let mut copy = pkt.clone();
+                let want = wired.enqueue(t, PacketId(i), &mut pkt);
+                let verdict = ifq.red_verdict(t, &copy);
+                let got = match verdict {
+                    RedVerdict::DropEarly => Enqueued::Dropped(DropCause::RedEarly),
+                    RedVerdict::DropForced => Enqueued::Dropped(DropCause::RedForced),
+                    v => {
+                        let q = Queued { id: PacketId(i), size: 1000, ra: 0, hop: NodeId(0), requeues: 0 };
+                        if !ifq.enqueue(t, q, false) {
+                            Enqueued::Dropped(DropCause::QueueOverflow)
+                        } else if v == RedVerdict::Mark {
+                            copy.ip.ecn = Ecn::Ce;
+                            Enqueued::Marked
+                        } else {
+                            Enqueued::Accepted
+                        }
+                    }
+                };
+                assert_eq!(got, want, "arrival {i}");
+                assert_eq!(copy.ip.ecn, pkt.ip.ecn);
+                match want {
+                    Enqueued::Marked => marks += 1,
+                    Enqueued::Dropped(DropCause::RedEarly) => early += 1,
+                    Enqueued::Dropped(DropCause::RedForced) => forced += 1,
+                    _ => {}
+                }
+            } else {
+                let w = wired.dequeue(t);
+                if w.is_none() {
+                    wired.note_idle(t);
+                }
+                assert_eq!(ifq.dequeue(t).map(|q| q.id), w);
+            }
+            assert_eq!(ifq.red().map(|r| r.avg()), wired.red().map(|r| r.avg()));
+        }
+        assert!(marks > 100 && early > 100 && forced > 0, "marks {marks}, early {early}, forced {forced}");
     }
 }

@@ -165,7 +165,7 @@ pub struct StationSpec {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_limits: Option<(u32, u32)>,
     /// This station's interface-queue discipline (`None`: drop-tail; e.g. Fotiadis 2005's
-    /// round-robin AP queue).
+    /// round-robin AP queue, or RED with ECN marking).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub queue: Option<ifq::Discipline>,
 }
@@ -275,7 +275,8 @@ impl Wifi {
             node_station[sp.node.0 as usize] = i as u32;
             let name = &names[sp.node.0 as usize];
             let rng = rngs.stream(&format!("wifi/{name}/backoff"));
-            let ifq = Ifq::with_discipline(params.queue_limit, sp.record_queue, sp.queue.unwrap_or_default());
+            let red_rng = || rngs.stream(&format!("wifi/{name}/ifq_red"));
+            let ifq = Ifq::with_discipline(params.queue_limit, sp.record_queue, sp.queue.unwrap_or_default(), red_rng);
             let ec = AnyErrorControl::for_station(&params, sp.retry_limits);
             let mut st = Station::new(sp.node, i as u32, specs.len(), params.cw_min, ifq, rng, ec);
             st.ap = sp.ap;

@@ -9,6 +9,17 @@ pub struct MacCounters {
     pub enqueued: u64,
     /// Packets refused by a full interface queue.
     pub queue_drops: u64,
+    /// Packets dropped early by the interface queue's RED (probabilistic decision; absent
+    /// without RED).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub red_early_drops: u64,
+    /// Packets dropped by RED because the average queue was beyond its range (absent without
+    /// RED).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub red_forced_drops: u64,
+    /// Packets marked CE by the interface queue's RED (absent without RED).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub ecn_marks: u64,
     /// Data frame transmissions (first attempts and retries, unicast and broadcast).
     pub data_attempts: u64,
     /// Data frame retransmissions.

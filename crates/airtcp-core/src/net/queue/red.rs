@@ -90,9 +90,10 @@ impl Red {
         self.avg
     }
 
-    /// Tells RED the link went idle with an empty queue at `now`.
+    /// Tells RED the link went idle with an empty queue at `now`. A repeated call before the next
+    /// arrival keeps the first idle time (an 802.11 MAC may ask its empty queue several times).
     pub fn note_idle(&mut self, now: SimTime) {
-        self.idle_since = Some(now);
+        self.idle_since.get_or_insert(now);
     }
 
     /// Updates the average for an arrival that finds `q` (packets or bytes) waiting.

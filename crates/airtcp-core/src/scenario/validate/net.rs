@@ -93,7 +93,8 @@ impl Validator<'_> {
         Some(a)
     }
 
-    fn red(&mut self, q: &RawRed, path: &str) -> Option<RedConfig> {
+    /// Validates RED parameters (wired queues and the 802.11 interface queue).
+    pub(super) fn red(&mut self, q: &RawRed, path: &str) -> Option<RedConfig> {
         let before = self.errs.len();
         let th = |v: &mut Self, x: &Option<crate::scenario::schema::Quantity>, key: &str, default: u64| match x {
             Some(x) => v.amount(x, &join(path, key)),

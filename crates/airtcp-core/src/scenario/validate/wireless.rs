@@ -1,11 +1,12 @@
 //! Validation of the `[wireless]` section and node positions.
 
 use super::{Validator, join};
+use crate::net::queue::red::RedParams;
 use crate::net::routing::Edge;
 use crate::packet::NodeId;
 use crate::scenario::config::{WirelessConfig, WirelessMode};
 use crate::scenario::error::show;
-use crate::scenario::schema::{RawWireless, RawWirelessLoss, RawWirelessStation};
+use crate::scenario::schema::{RawDropTail, RawRed, RawWireless, RawWirelessLoss, RawWirelessStation};
 use crate::time::SimTime;
 use crate::units::{self, Amount};
 use crate::wifi::channel::{Channel, distance};
@@ -507,6 +508,13 @@ impl Validator<'_> {
                 }
             }
         }
+        if let Some(raw) = &w.queue
+            && let Some(q) = self.ifq_table(raw, "wireless.queue", &p)
+        {
+            for sp in specs.iter_mut() {
+                sp.queue = (q != Discipline::DropTail).then_some(q);
+            }
+        }
         self.station_overrides(&w.station, &mut specs, &p);
         let losses = self.wireless_losses(&w.loss, &specs);
         (self.errs.len() == before).then_some(WirelessConfig { params: p, mode, stations: specs, losses })
@@ -561,25 +569,31 @@ impl Validator<'_> {
                     7
                 }
             };
-            let queue = match o.queue.as_deref() {
+            let queue = match o.queue.as_ref().map(|v| (v, v.as_str())) {
+                Some((v, None)) => {
+                    if o.requeue_limit.is_some() {
+                        self.errs.push(join(&path, "requeue_limit"), None, "only queue = \"round_robin\" takes a requeue_limit");
+                    }
+                    self.ifq_table(v, &join(&path, "queue"), p)
+                }
                 None => {
                     if o.requeue_limit.is_some() {
                         self.errs.push(join(&path, "requeue_limit"), None, "only queue = \"round_robin\" takes a requeue_limit");
                     }
                     None
                 }
-                Some("droptail") => {
+                Some((_, Some("droptail"))) => {
                     if o.requeue_limit.is_some() {
                         self.errs.push(join(&path, "requeue_limit"), None, "only queue = \"round_robin\" takes a requeue_limit");
                     }
                     Some(Discipline::DropTail)
                 }
-                Some("round_robin") => Some(Discipline::RoundRobin { requeue_limit }),
-                Some(other) => {
+                Some((_, Some("round_robin"))) => Some(Discipline::RoundRobin { requeue_limit }),
+                Some((_, Some(other))) => {
                     self.errs.push(
                         join(&path, "queue"),
                         Some(format!("{other:?}")),
-                        "allowed: \"droptail\", \"round_robin\" (one queue per receiving station, Fotiadis 2005)",
+                        "allowed: \"droptail\", \"round_robin\" (one queue per receiving station, Fotiadis 2005), or a table { type = \"red\", ... } / { type = \"drop_tail\" }",
                     );
                     None
                 }
@@ -594,6 +608,54 @@ impl Validator<'_> {
                 if let Some(q) = queue {
                     specs[k].queue = (q != Discipline::DropTail).then_some(q);
                 }
+            }
+        }
+    }
+
+    /// An interface-queue table at `path` (`[wireless] queue` or a station's `queue`):
+    /// `{ type = "drop_tail" }` or `{ type = "red", ... }` with the wired RED keys and
+    /// validation ([`Validator::red`]) except `limit` (the hard limit is `wireless.queue_limit`).
+    /// RED's typical packet time (idle decay) is `mean_packet_size` at the PHY data rate.
+    fn ifq_table(&mut self, raw: &toml::Value, path: &str, p: &WifiParams) -> Option<Discipline> {
+        const ALLOWED: &str =
+            "allowed interface-queue types: \"drop_tail\", \"red\" (a table such as { type = \"red\", ecn = true })";
+        if !raw.is_table() {
+            self.errs.push(path, Some(show(raw)), ALLOWED);
+            return None;
+        }
+        let limit_here = |v: &mut Self, limit: &Option<crate::scenario::schema::Quantity>| {
+            if let Some(l) = limit {
+                v.errs.bad(
+                    join(path, "limit"),
+                    &l.0,
+                    "the interface queue's hard limit is wireless.queue_limit (packets); remove limit here",
+                );
+            }
+        };
+        match raw.get("type").and_then(|t| t.as_str()) {
+            Some("drop_tail") => {
+                let q = self.decode::<RawDropTail>(raw, path)?;
+                limit_here(self, &q.limit);
+                Some(Discipline::DropTail)
+            }
+            Some("red") => {
+                let q = self.decode::<RawRed>(raw, path)?;
+                limit_here(self, &q.limit);
+                let r = self.red(&q, path)?;
+                Some(Discipline::Red(RedParams {
+                    min_th: r.min_th,
+                    max_th: r.max_th,
+                    max_p: r.max_p,
+                    w_q: r.w_q,
+                    gentle: r.gentle,
+                    ecn: r.ecn,
+                    bytes: r.bytes,
+                    typical_tx: SimTime::transmission(r.mean_packet_size as u64, p.phy.data_rate_bps),
+                }))
+            }
+            _ => {
+                self.errs.push(join(path, "type"), raw.get("type").map(show), ALLOWED);
+                None
             }
         }
     }

@@ -8,14 +8,37 @@ use super::frame::BROADCAST;
 use super::indication::Ind;
 use super::station::{Outgoing, TxState};
 use crate::kernel::Scheduler;
-use crate::packet::{BROADCAST_NODE, NodeId, PacketId, PacketPool};
+use crate::net::queue::red::RedVerdict;
+use crate::packet::{BROADCAST_NODE, Ecn, NodeId, Packet, PacketId, PacketPool};
 use crate::stats::DropCause;
 use crate::time::SimTime;
 use crate::wifi::error_control::ErrorControl;
 use crate::wifi::hooks::IndicationKind;
 use crate::wifi::ifq::Queued;
 use crate::wifi::params::MacFlavor;
+use crate::wifi::stats::MacCounters;
 use crate::wifi::{Wifi, WifiEvent};
+
+/// RED marked an accepted packet: CE is set (RFC 3168) and counted.
+#[cold]
+#[inline(never)]
+fn mark_ce(c: &mut MacCounters, pkt: &mut Packet) {
+    pkt.ip.ecn = Ecn::Ce;
+    c.ecn_marks += 1;
+}
+
+/// RED refused a packet: counted by kind; returns the drop cause the caller reports.
+#[cold]
+#[inline(never)]
+fn red_drop(c: &mut MacCounters, verdict: RedVerdict) -> DropCause {
+    if verdict == RedVerdict::DropEarly {
+        c.red_early_drops += 1;
+        DropCause::RedEarly
+    } else {
+        c.red_forced_drops += 1;
+        DropCause::RedForced
+    }
+}
 
 impl Wifi {
     /// A packet from the network layer reaches the interface queue (after the LL delay).
@@ -32,21 +55,73 @@ impl Wifi {
         self.settle(s, now, sched, packets);
         let ra = if hop == BROADCAST_NODE { BROADCAST } else { self.node_station[hop.0 as usize] };
         let (priority, size) = (at_head || packets[pkt].transport.is_control(), packets[pkt].size);
+        let kind = if self.stations[s].ifq.has_red() && !priority {
+            self.offer_red(s, pkt, ra, hop, size, now, packets)
+        } else {
+            self.offer(s, pkt, ra, hop, size, priority, RedVerdict::Accept, now, packets)
+        };
+        self.indicate(s, Ind { kind, pkt, peer: hop, attempt: 0, will_retry: false }, now);
+        self.rearm_access(s, now, sched);
+    }
+
+    /// A data packet offered to a RED-managed interface queue: RED decides first.
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn offer_red(
+        &mut self,
+        s: usize,
+        pkt: PacketId,
+        ra: u32,
+        hop: NodeId,
+        size: u32,
+        now: SimTime,
+        packets: &mut PacketPool,
+    ) -> IndicationKind {
+        let red = self.stations[s].ifq.red_verdict(now, &packets[pkt]);
+        self.offer(s, pkt, ra, hop, size, false, red, now, packets)
+    }
+
+    /// Offers a packet RED has judged (`red`; [`RedVerdict::Accept`] without RED) to station
+    /// `s`'s MAC: refused on a RED drop, straight into service if the MAC is idle and nothing
+    /// waits, else into the queue unless it is full; CE is set on a mark once it is accepted.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn offer(
+        &mut self,
+        s: usize,
+        pkt: PacketId,
+        ra: u32,
+        hop: NodeId,
+        size: u32,
+        priority: bool,
+        red: RedVerdict,
+        now: SimTime,
+        packets: &mut PacketPool,
+    ) -> IndicationKind {
         let st = &mut self.stations[s];
-        let kind = if st.pkt_tx.is_none() && st.ifq.is_empty() && !st.held {
+        if let RedVerdict::DropEarly | RedVerdict::DropForced = red {
+            let cause = red_drop(&mut st.counters, red);
+            self.out.drops.push((pkt, cause, st.node));
+            IndicationKind::QueueDrop
+        } else if st.pkt_tx.is_none() && st.ifq.is_empty() && !st.held {
             st.counters.enqueued += 1;
+            if red == RedVerdict::Mark {
+                mark_ce(&mut st.counters, &mut packets[pkt]);
+            }
             self.mac_send(s, pkt, ra, hop, 0, now, packets);
             IndicationKind::Enqueued
         } else if st.ifq.enqueue(now, Queued { id: pkt, size, ra, hop, requeues: 0 }, priority) {
             st.counters.enqueued += 1;
+            if red == RedVerdict::Mark {
+                mark_ce(&mut st.counters, &mut packets[pkt]);
+            }
             IndicationKind::Enqueued
         } else {
             st.counters.queue_drops += 1;
             self.out.drops.push((pkt, DropCause::QueueOverflow, st.node));
             IndicationKind::QueueDrop
-        };
-        self.indicate(s, Ind { kind, pkt, peer: hop, attempt: 0, will_retry: false }, now);
-        self.rearm_access(s, now, sched);
+        }
     }
 
     /// ns-2 `send()`: a packet enters service.
