@@ -81,6 +81,8 @@ pub(in crate::wifi) struct Hear {
     pub idx: u32,
     /// Alone on the medium, its frames are decoded without error and draw no random number.
     pub quiet: bool,
+    /// Received power, W (the neighbour list's).
+    pub power: f64,
 }
 
 /// The shared log of transmissions and who hears whom.
@@ -135,7 +137,7 @@ impl AirLog {
         let on = on && n <= MAX_LOG_STATIONS;
         let mut hear = Vec::new();
         if on {
-            hear = vec![Hear { delay: SimTime::ZERO, idx: NOT_HEARD, quiet: false }; n * n];
+            hear = vec![Hear { delay: SimTime::ZERO, idx: NOT_HEARD, quiet: false, power: 0.0 }; n * n];
             for (tx, list) in channel.lists.iter().enumerate() {
                 for (i, nb) in list.iter().enumerate() {
                     let p = nb.power;
@@ -150,7 +152,7 @@ impl AirLog {
                             }
                         };
                     hear[nb.station as usize * n + tx] =
-                        Hear { delay: nb.delay, idx: i as u32, quiet: decodes && nb.loss == NO_LOSS };
+                        Hear { delay: nb.delay, idx: i as u32, quiet: decodes && nb.loss == NO_LOSS, power: p };
                 }
             }
         }
@@ -292,17 +294,17 @@ impl AirLog {
 }
 
 /// The entries of the log from `k` on that station `n` hears, as a summary may take them.
-struct LogSource<'a> {
-    air: &'a AirLog,
-    lists: &'a [Vec<crate::wifi::channel::Neighbour>],
+struct LogSource {
     n: usize,
     k: usize,
 }
 
-impl LogSource<'_> {
-    /// The next heard entry (its index and what it is for the summary), or the end of the log.
-    fn next(&mut self) -> (usize, Next) {
-        let (air, n) = (self.air, self.n);
+impl LogSource {
+    /// The next heard entry of `air` (its index and what it is for the summary), or the end of
+    /// the log.
+    #[inline(always)]
+    fn next(&mut self, air: &AirLog) -> (usize, Next) {
+        let n = self.n;
         let end = air.end();
         while self.k < end {
             let k = self.k;
@@ -316,8 +318,7 @@ impl LogSource<'_> {
                 continue;
             }
             let start = r.t + h.delay;
-            let power = self.lists[r.tx as usize][h.idx as usize].power;
-            let f = ClusterFrame { t: r.t, start, end: start + r.dur, power, order: (r.t, r.tx), nav: r.frame.duration };
+            let f = ClusterFrame { t: r.t, start, end: start + r.dur, power: h.power, order: (r.t, r.tx), nav: r.frame.duration };
             return (k, Next::Frame(f));
         }
         (end, Next::Stop(SimTime::MAX))
@@ -540,18 +541,24 @@ impl Wifi {
         sched: &mut Scheduler<E>,
         packets: &mut PacketPool,
     ) -> Option<usize> {
+        let mut src = LogSource { n, k: i };
         let air = &self.air;
-        let end = air.end();
-        // The first arrival: a later transmission may arrive first if it starts before it.
-        let arrival = |k: usize| {
-            let r = &air.recs[k - air.base];
-            r.t + air.hear(n, r.tx).delay
-        };
-        let mut at = arrival(i);
-        let mut j = air.next_heard(n, i);
-        while j < end && air.recs[j - air.base].t < at {
-            at = at.min(arrival(j));
-            j = air.next_heard(n, j);
+        let first = [src.next(air), src.next(air), src.next(air)];
+        // The first arrival: a later transmission may arrive first if it starts before it (a
+        // third one within a propagation delay, or one the summary may not take: stepped).
+        let Next::Frame(a) = first[0].1 else { return None };
+        let mut at = a.start;
+        for (_, x) in &first[1..] {
+            match *x {
+                Next::Frame(f) if f.t < at => at = at.min(f.start),
+                Next::Stop(t) if t < at => return None,
+                _ => break,
+            }
+        }
+        if let Next::Frame(f) = first[2].1
+            && f.t < at
+        {
+            return None;
         }
         if at == SimTime::ZERO || at > upto {
             return None;
@@ -569,8 +576,6 @@ impl Wifi {
             was_idle: st.was_idle,
             idle_since: st.idle_since,
         };
-        let mut src = LogSource { air: &self.air, lists: &self.channel.lists, n, k: i };
-        let first = [src.next(), src.next(), src.next()];
         let o = match first {
             [(_, Next::Frame(a)), (_, Next::Frame(b)), (_, c)] => {
                 let next_t = match c {
@@ -586,9 +591,9 @@ impl Wifi {
             None => {
                 // The source was asked once more than it gave frames taken: the entry given last
                 // is the one after the cluster.
-                let (mut given, mut last) = (0, i);
+                let (mut given, mut last, air) = (0, i, &self.air);
                 let source = || {
-                    let (k, x) = if given < first.len() { first[given] } else { src.next() };
+                    let (k, x) = if given < first.len() { first[given] } else { src.next(air) };
                     given += 1;
                     last = k;
                     x
