@@ -26,6 +26,7 @@
 
 use super::backoff::Backoff;
 use super::frame::Frame;
+use super::medium_cluster::{Before, ClusterFrame, Next, settle_cluster, settle_pair};
 use super::station::TxState;
 use crate::kernel::Scheduler;
 use crate::packet::PacketPool;
@@ -80,6 +81,8 @@ pub(in crate::wifi) struct Hear {
     pub idx: u32,
     /// Alone on the medium, its frames are decoded without error and draw no random number.
     pub quiet: bool,
+    /// Received power, W (the neighbour list's).
+    pub power: f64,
 }
 
 /// The shared log of transmissions and who hears whom.
@@ -134,7 +137,7 @@ impl AirLog {
         let on = on && n <= MAX_LOG_STATIONS;
         let mut hear = Vec::new();
         if on {
-            hear = vec![Hear { delay: SimTime::ZERO, idx: NOT_HEARD, quiet: false }; n * n];
+            hear = vec![Hear { delay: SimTime::ZERO, idx: NOT_HEARD, quiet: false, power: 0.0 }; n * n];
             for (tx, list) in channel.lists.iter().enumerate() {
                 for (i, nb) in list.iter().enumerate() {
                     let p = nb.power;
@@ -149,7 +152,7 @@ impl AirLog {
                             }
                         };
                     hear[nb.station as usize * n + tx] =
-                        Hear { delay: nb.delay, idx: i as u32, quiet: decodes && nb.loss == NO_LOSS };
+                        Hear { delay: nb.delay, idx: i as u32, quiet: decodes && nb.loss == NO_LOSS, power: p };
                 }
             }
         }
@@ -290,6 +293,38 @@ impl AirLog {
     }
 }
 
+/// The entries of the log from `k` on that station `n` hears, as a summary may take them.
+struct LogSource {
+    n: usize,
+    k: usize,
+}
+
+impl LogSource {
+    /// The next heard entry of `air` (its index and what it is for the summary), or the end of
+    /// the log.
+    #[inline(always)]
+    fn next(&mut self, air: &AirLog) -> (usize, Next) {
+        let n = self.n;
+        let end = air.end();
+        while self.k < end {
+            let k = self.k;
+            self.k += 1;
+            let r = &air.recs[k - air.base];
+            let h = air.hear(n, r.tx);
+            if r.tx as usize == n || !h.quiet || for_station(&r.frame, n) {
+                if r.tx as usize == n || h.idx != NOT_HEARD {
+                    return (k, Next::Stop(r.t));
+                }
+                continue;
+            }
+            let start = r.t + h.delay;
+            let f = ClusterFrame { t: r.t, start, end: start + r.dur, power: h.power, order: (r.t, r.tx), nav: r.frame.duration };
+            return (k, Next::Frame(f));
+        }
+        (end, Next::Stop(SimTime::MAX))
+    }
+}
+
 /// Whether `f` is for station `n` (addressed to it, or broadcast).
 #[inline]
 fn for_station(f: &Frame, n: usize) -> bool {
@@ -414,6 +449,14 @@ impl Wifi {
                 i = run.next;
                 continue;
             }
+            if h.quiet
+                && !for_station(&rec.frame, n)
+                && self.stations[n].backoff == Backoff::Off
+                && let Some(next) = self.cluster_run(n, i, upto, sched, packets)
+            {
+                i = next;
+                continue;
+            }
             let nb = self.channel.lists[rec.tx as usize][h.idx as usize];
             let start = rec.t + nb.delay;
             let sig =
@@ -484,6 +527,87 @@ impl Wifi {
             b -= 1;
         }
         None
+    }
+
+    /// A cluster of frames that overlap at some radio, from entry `i` (a quiet frame not for
+    /// passive station `n`), summarised exactly (`medium_cluster.rs`) if station `n` is quiet
+    /// when its first frame arrives and the cluster is over by `upto` before anything it may not
+    /// take arrives: applies the outcome and returns the entry after the cluster.
+    fn cluster_run<E: From<WifiEvent>>(
+        &mut self,
+        n: usize,
+        i: usize,
+        upto: SimTime,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) -> Option<usize> {
+        let mut src = LogSource { n, k: i };
+        let air = &self.air;
+        let first = [src.next(air), src.next(air), src.next(air)];
+        // The first arrival: a later transmission may arrive first if it starts before it (a
+        // third one within a propagation delay, or one the summary may not take: stepped).
+        let Next::Frame(a) = first[0].1 else { return None };
+        let mut at = a.start;
+        for (_, x) in &first[1..] {
+            match *x {
+                Next::Frame(f) if f.t < at => at = at.min(f.start),
+                Next::Stop(t) if t < at => return None,
+                _ => break,
+            }
+        }
+        if let Next::Frame(f) = first[2].1
+            && f.t < at
+        {
+            return None;
+        }
+        if at == SimTime::ZERO || at > upto {
+            return None;
+        }
+        self.settle_steps(n, at, at - SimTime(1), sched, packets);
+        let st = &self.stations[n];
+        if !st.rx.quiet_at(at) || st.backoff != Backoff::Off {
+            return None;
+        }
+        let before = Before {
+            at,
+            nav_until: st.rx.nav_until,
+            eifs_pending: st.rx.eifs_pending,
+            tx_idle: st.tx_state == TxState::Idle,
+            was_idle: st.was_idle,
+            idle_since: st.idle_since,
+        };
+        let o = match first {
+            [(_, Next::Frame(a)), (_, Next::Frame(b)), (_, c)] => {
+                let next_t = match c {
+                    Next::Frame(f) => f.t,
+                    Next::Stop(t) => t,
+                };
+                settle_pair(a, b, next_t, upto, &self.params, self.k.eifs, before).map(|o| (o, first[2].0))
+            }
+            _ => None,
+        };
+        let (o, last) = match o {
+            Some(o) => o,
+            None => {
+                // The source was asked once more than it gave frames taken: the entry given last
+                // is the one after the cluster.
+                let (mut given, mut last, air) = (0, i, &self.air);
+                let source = || {
+                    let (k, x) = if given < first.len() { first[given] } else { src.next(air) };
+                    given += 1;
+                    last = k;
+                    x
+                };
+                (settle_cluster(source, upto, &self.params, self.k.eifs, before)?, last)
+            }
+        };
+        let st = &mut self.stations[n];
+        st.rx.apply_quiet_run(o.busy, o.nav_until, o.fin);
+        st.rx.eifs_pending = o.eifs_pending;
+        st.was_idle = o.was_idle;
+        st.idle_since = o.idle_since;
+        st.heard_at = st.heard_at.max(o.last_t);
+        Some(last)
     }
 
     /// A run of quiet frames for passive station `n` starting at entry `i` (a quiet frame not

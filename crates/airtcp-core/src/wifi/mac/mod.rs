@@ -40,6 +40,7 @@ mod exchange;
 pub mod frame;
 mod indication;
 mod medium;
+mod medium_cluster;
 mod receive;
 mod retry;
 mod service;
