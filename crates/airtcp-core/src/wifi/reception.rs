@@ -177,6 +177,12 @@ impl Reception {
         self.lower_due(sig.start);
     }
 
+    /// Frames queued that have not started arriving (as of the last processed transition).
+    #[inline]
+    pub fn queued(&self) -> usize {
+        self.pending.len()
+    }
+
     #[inline]
     fn lower_due(&mut self, t: SimTime) {
         if t <= self.due {
@@ -318,11 +324,17 @@ impl Reception {
         self.busy_time + self.busy_since.map_or(SimTime::ZERO, |s| now.saturating_sub(s))
     }
 
+    /// The earliest transition at or before `upto` (frame starts only up to `starts_upto`); ties
+    /// go to the first in [`Step`] order. The candidates are looked at in that order, so a later
+    /// one replaces the best so far only if strictly earlier.
+    #[inline]
     fn next_step(&self, upto: SimTime, starts_upto: SimTime) -> Option<(SimTime, Step)> {
-        let mut best: Option<(SimTime, Step)> = None;
+        let mut best_t = SimTime::MAX;
+        let mut best: Option<Step> = None;
         let mut consider = |t: SimTime, s: Step| {
-            if t <= upto && best.is_none_or(|b| (t, s) < b) {
-                best = Some((t, s));
+            if t <= upto && (t < best_t || best.is_none()) {
+                best_t = t;
+                best = Some(s);
             }
         };
         if let Some(l) = &self.lock {
@@ -342,7 +354,7 @@ impl Reception {
         {
             consider(s.start, Step::Start);
         }
-        best
+        best.map(|s| (best_t, s))
     }
 
     /// Processes the next transition at or before `upto` (frame starts only up to `starts_upto`),
