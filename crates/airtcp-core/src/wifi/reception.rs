@@ -174,7 +174,7 @@ impl Reception {
         let key = (sig.start, sig.order);
         let pos = self.pending.iter().rposition(|s| (s.start, s.order) <= key).map_or(0, |p| p + 1);
         self.pending.insert(pos, sig);
-        self.lower_due(sig.start);
+        self.lower_due(sig.start, Step::Start);
     }
 
     /// Frames queued that have not started arriving (as of the last processed transition).
@@ -184,9 +184,13 @@ impl Reception {
     }
 
     #[inline]
-    fn lower_due(&mut self, t: SimTime) {
-        if t <= self.due {
+    /// A new transition `step` at `t`. Strictly before every known transition, it is the next
+    /// one; at the same instant as the next known one, which goes first is recomputed (`None`).
+    fn lower_due(&mut self, t: SimTime, step: Step) {
+        if t < self.due {
             self.due = t;
+            self.due_step = Some(step);
+        } else if t == self.due {
             self.due_step = None;
         }
     }
@@ -290,7 +294,7 @@ impl Reception {
         if until > self.nav_until {
             self.nav_until = until;
             if until > self.cursor {
-                self.lower_due(until);
+                self.lower_due(until, Step::NavEnd);
             }
         }
     }
@@ -303,7 +307,7 @@ impl Reception {
         self.tx_start = now;
         self.tx_end = now + dur;
         let end = self.tx_end;
-        self.lower_due(end);
+        self.lower_due(end, Step::TxEnd);
         self.account(now, params);
     }
 
@@ -358,8 +362,9 @@ impl Reception {
     }
 
     /// Processes the next transition at or before `upto` (frame starts only up to `starts_upto`),
-    /// if any: returns its time and effect. Frames judged by a loss process are judged through
-    /// this station's error control `ec` (see [`ErrorControl::judge`]).
+    /// if any: returns its time; its effect, if it has one, is then taken with
+    /// [`Self::take_effect`]. Frames judged by a loss process are judged through this station's
+    /// error control `ec` (see [`ErrorControl::judge`]).
     #[inline]
     pub fn step(
         &mut self,
@@ -369,13 +374,19 @@ impl Reception {
         eifs: SimTime,
         losses: &mut LossTable,
         ec: &mut AnyErrorControl,
-    ) -> Option<(SimTime, Effect)> {
+    ) -> Option<SimTime> {
         // Most calls find nothing to do (the last call of every settle): answered inline.
         if self.due > upto {
             return None;
         }
-        let t = self.step_due(upto, starts_upto, params, eifs, losses, ec)?;
-        Some((t, std::mem::replace(&mut self.effect, Effect::None)))
+        self.step_due(upto, starts_upto, params, eifs, losses, ec)
+    }
+
+    /// The effect of the transition [`Self::step`] just processed, unless it had none (most
+    /// transitions: a frame for another station, a NAV or transmission end).
+    #[inline]
+    pub fn take_effect(&mut self) -> Option<Effect> {
+        if matches!(self.effect, Effect::None) { None } else { Some(std::mem::replace(&mut self.effect, Effect::None)) }
     }
 
     /// [`Self::step`] once a transition may be due.
@@ -405,7 +416,9 @@ impl Reception {
             }
             Step::TxEnd | Step::NavEnd => {}
             Step::Start => {
-                let sig = self.pending.remove(0);
+                // Usually the only one queued: no shift (and no call to `memmove`) then.
+                let sig = if self.pending.len() == 1 { self.pending.pop() } else { Some(self.pending.remove(0)) };
+                let sig = sig.expect("a frame starts");
                 self.arrival(t, sig, params, eifs, losses, ec);
             }
         }
