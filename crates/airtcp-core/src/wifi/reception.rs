@@ -127,7 +127,8 @@ pub struct Reception {
     pub busy_time: SimTime,
     /// Counters.
     pub counts: RxCounts,
-    /// The effect of the transition just processed (taken by [`Self::step`]).
+    /// The effect of the transition just processed ([`Effect::None`] between steps: taken by
+    /// [`Self::take_effect`]; only a lock end sets it).
     effect: Effect,
     /// Report data frames for this station lost only to the loss process as
     /// [`Effect::Corrupted`] (set by a scheme that reads corrupted frames, TCP HACK; off by
@@ -408,7 +409,7 @@ impl Reception {
         self.cursor = t;
         match step {
             // The effect is left in `self.effect` (a small return value instead of a 64-byte one).
-            Step::LockEnd => self.effect = self.lock_end(t, params, eifs),
+            Step::LockEnd => self.lock_end(t, params, eifs),
             Step::SignalEnd => {
                 let i = self.active.iter().position(|s| s.end == t).expect("an active signal ends now");
                 self.active.swap_remove(i);
@@ -536,40 +537,46 @@ impl Reception {
         }
     }
 
-    fn lock_end(&mut self, t: SimTime, params: &WifiParams, eifs: SimTime) -> Effect {
-        let l = self.lock.take().expect("lock end without a lock");
+    /// The locked frame ends at `t`; its effect for the MAC, if any, is left in `self.effect`
+    /// (read from the lock in place: only a frame handed to the MAC is copied).
+    fn lock_end(&mut self, t: SimTime, params: &WifiParams, eifs: SimTime) {
+        let l = self.lock.as_ref().expect("lock end without a lock");
+        let (order, coll, err, draw) = (l.sig.order, l.coll, l.err, l.draw);
+        let (ra, duration) = (l.sig.frame.ra, l.sig.frame.duration);
+        let mine = self.for_me(&l.sig.frame);
         if matches!(params.receiver, ReceiverModel::Sinr { .. }) {
-            if let Some(i) = self.active.iter().position(|s| s.order == l.sig.order) {
+            if let Some(i) = self.active.iter().position(|s| s.order == order) {
                 self.active.swap_remove(i);
             }
             self.recompute_total();
         }
-        let mine = self.for_me(&l.sig.frame);
-        if self.transmitting(t) {
-            // ns-2 `recv_timer`: a frame ending while we transmit is silently ignored.
-            return Effect::None;
-        }
-        if l.coll || l.err {
-            if mine {
-                if l.coll {
-                    self.counts.collisions += 1;
-                } else {
-                    self.counts.errors += 1;
+        // ns-2 `recv_timer`: a frame ending while we transmit is silently ignored.
+        if !self.transmitting(t) {
+            if coll || err {
+                if mine {
+                    if coll {
+                        self.counts.collisions += 1;
+                    } else {
+                        self.counts.errors += 1;
+                    }
+                }
+                match params.flavor {
+                    MacFlavor::Ns2 => self.set_nav(t + eifs),
+                    MacFlavor::Standard => self.eifs_pending = true,
+                }
+                if let (Some(draw), false, Some(l)) = (draw, coll, &self.lock) {
+                    self.effect = Effect::Corrupted { frame: l.sig.frame, loss: l.sig.loss, draw };
+                }
+            } else {
+                self.eifs_pending = false;
+                if ra != self.me {
+                    self.set_nav(t + duration);
+                }
+                if let (true, Some(l)) = (mine, &self.lock) {
+                    self.effect = Effect::Decoded(l.sig.frame);
                 }
             }
-            match params.flavor {
-                MacFlavor::Ns2 => self.set_nav(t + eifs),
-                MacFlavor::Standard => self.eifs_pending = true,
-            }
-            if let (Some(draw), false) = (l.draw, l.coll) {
-                return Effect::Corrupted { frame: l.sig.frame, loss: l.sig.loss, draw };
-            }
-            return Effect::None;
         }
-        self.eifs_pending = false;
-        if l.sig.frame.ra != self.me {
-            self.set_nav(t + l.sig.frame.duration);
-        }
-        if mine { Effect::Decoded(l.sig.frame) } else { Effect::None }
+        self.lock = None;
     }
 }
