@@ -2,8 +2,9 @@
 //! transmissions (`medium.rs`), and every radio that can hear it (its neighbour list,
 //! [`crate::wifi::channel`]): radios with a backoff in progress read the frame into their
 //! reception state and re-arm their access timer now; passive radios are not touched (they read
-//! the log when they next act). Only the addressee (or every decoder of a broadcast) gets an
-//! event at the frame's end.
+//! the log when they next act), or, where the log is off, only have the frame queued in their
+//! reception state (settled when they next act). Only the addressee (or every decoder of a
+//! broadcast) gets an event at the frame's end.
 
 use super::arm;
 use super::backoff::Backoff;
