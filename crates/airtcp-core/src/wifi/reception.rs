@@ -127,7 +127,8 @@ pub struct Reception {
     pub busy_time: SimTime,
     /// Counters.
     pub counts: RxCounts,
-    /// The effect of the transition just processed (taken by [`Self::step`]).
+    /// The effect of the transition just processed ([`Effect::None`] between steps: taken by
+    /// [`Self::take_effect`]; only a lock end sets it).
     effect: Effect,
     /// Report data frames for this station lost only to the loss process as
     /// [`Effect::Corrupted`] (set by a scheme that reads corrupted frames, TCP HACK; off by
@@ -174,13 +175,23 @@ impl Reception {
         let key = (sig.start, sig.order);
         let pos = self.pending.iter().rposition(|s| (s.start, s.order) <= key).map_or(0, |p| p + 1);
         self.pending.insert(pos, sig);
-        self.lower_due(sig.start);
+        self.lower_due(sig.start, Step::Start);
+    }
+
+    /// Frames queued that have not started arriving (as of the last processed transition).
+    #[inline]
+    pub fn queued(&self) -> usize {
+        self.pending.len()
     }
 
     #[inline]
-    fn lower_due(&mut self, t: SimTime) {
-        if t <= self.due {
+    /// A new transition `step` at `t`. Strictly before every known transition, it is the next
+    /// one; at the same instant as the next known one, which goes first is recomputed (`None`).
+    fn lower_due(&mut self, t: SimTime, step: Step) {
+        if t < self.due {
             self.due = t;
+            self.due_step = Some(step);
+        } else if t == self.due {
             self.due_step = None;
         }
     }
@@ -284,7 +295,7 @@ impl Reception {
         if until > self.nav_until {
             self.nav_until = until;
             if until > self.cursor {
-                self.lower_due(until);
+                self.lower_due(until, Step::NavEnd);
             }
         }
     }
@@ -297,7 +308,7 @@ impl Reception {
         self.tx_start = now;
         self.tx_end = now + dur;
         let end = self.tx_end;
-        self.lower_due(end);
+        self.lower_due(end, Step::TxEnd);
         self.account(now, params);
     }
 
@@ -318,11 +329,17 @@ impl Reception {
         self.busy_time + self.busy_since.map_or(SimTime::ZERO, |s| now.saturating_sub(s))
     }
 
+    /// The earliest transition at or before `upto` (frame starts only up to `starts_upto`); ties
+    /// go to the first in [`Step`] order. The candidates are looked at in that order, so a later
+    /// one replaces the best so far only if strictly earlier.
+    #[inline]
     fn next_step(&self, upto: SimTime, starts_upto: SimTime) -> Option<(SimTime, Step)> {
-        let mut best: Option<(SimTime, Step)> = None;
+        let mut best_t = SimTime::MAX;
+        let mut best: Option<Step> = None;
         let mut consider = |t: SimTime, s: Step| {
-            if t <= upto && best.is_none_or(|b| (t, s) < b) {
-                best = Some((t, s));
+            if t <= upto && (t < best_t || best.is_none()) {
+                best_t = t;
+                best = Some(s);
             }
         };
         if let Some(l) = &self.lock {
@@ -342,12 +359,13 @@ impl Reception {
         {
             consider(s.start, Step::Start);
         }
-        best
+        best.map(|s| (best_t, s))
     }
 
     /// Processes the next transition at or before `upto` (frame starts only up to `starts_upto`),
-    /// if any: returns its time and effect. Frames judged by a loss process are judged through
-    /// this station's error control `ec` (see [`ErrorControl::judge`]).
+    /// if any: returns its time; its effect, if it has one, is then taken with
+    /// [`Self::take_effect`]. Frames judged by a loss process are judged through this station's
+    /// error control `ec` (see [`ErrorControl::judge`]).
     #[inline]
     pub fn step(
         &mut self,
@@ -357,13 +375,19 @@ impl Reception {
         eifs: SimTime,
         losses: &mut LossTable,
         ec: &mut AnyErrorControl,
-    ) -> Option<(SimTime, Effect)> {
+    ) -> Option<SimTime> {
         // Most calls find nothing to do (the last call of every settle): answered inline.
         if self.due > upto {
             return None;
         }
-        let t = self.step_due(upto, starts_upto, params, eifs, losses, ec)?;
-        Some((t, std::mem::replace(&mut self.effect, Effect::None)))
+        self.step_due(upto, starts_upto, params, eifs, losses, ec)
+    }
+
+    /// The effect of the transition [`Self::step`] just processed, unless it had none (most
+    /// transitions: a frame for another station, a NAV or transmission end).
+    #[inline]
+    pub fn take_effect(&mut self) -> Option<Effect> {
+        if matches!(self.effect, Effect::None) { None } else { Some(std::mem::replace(&mut self.effect, Effect::None)) }
     }
 
     /// [`Self::step`] once a transition may be due.
@@ -385,7 +409,7 @@ impl Reception {
         self.cursor = t;
         match step {
             // The effect is left in `self.effect` (a small return value instead of a 64-byte one).
-            Step::LockEnd => self.effect = self.lock_end(t, params, eifs),
+            Step::LockEnd => self.lock_end(t, params, eifs),
             Step::SignalEnd => {
                 let i = self.active.iter().position(|s| s.end == t).expect("an active signal ends now");
                 self.active.swap_remove(i);
@@ -393,7 +417,9 @@ impl Reception {
             }
             Step::TxEnd | Step::NavEnd => {}
             Step::Start => {
-                let sig = self.pending.remove(0);
+                // Usually the only one queued: no shift (and no call to `memmove`) then.
+                let sig = if self.pending.len() == 1 { self.pending.pop() } else { Some(self.pending.remove(0)) };
+                let sig = sig.expect("a frame starts");
                 self.arrival(t, sig, params, eifs, losses, ec);
             }
         }
@@ -511,40 +537,46 @@ impl Reception {
         }
     }
 
-    fn lock_end(&mut self, t: SimTime, params: &WifiParams, eifs: SimTime) -> Effect {
-        let l = self.lock.take().expect("lock end without a lock");
+    /// The locked frame ends at `t`; its effect for the MAC, if any, is left in `self.effect`
+    /// (read from the lock in place: only a frame handed to the MAC is copied).
+    fn lock_end(&mut self, t: SimTime, params: &WifiParams, eifs: SimTime) {
+        let l = self.lock.as_ref().expect("lock end without a lock");
+        let (order, coll, err, draw) = (l.sig.order, l.coll, l.err, l.draw);
+        let (ra, duration) = (l.sig.frame.ra, l.sig.frame.duration);
+        let mine = self.for_me(&l.sig.frame);
         if matches!(params.receiver, ReceiverModel::Sinr { .. }) {
-            if let Some(i) = self.active.iter().position(|s| s.order == l.sig.order) {
+            if let Some(i) = self.active.iter().position(|s| s.order == order) {
                 self.active.swap_remove(i);
             }
             self.recompute_total();
         }
-        let mine = self.for_me(&l.sig.frame);
-        if self.transmitting(t) {
-            // ns-2 `recv_timer`: a frame ending while we transmit is silently ignored.
-            return Effect::None;
-        }
-        if l.coll || l.err {
-            if mine {
-                if l.coll {
-                    self.counts.collisions += 1;
-                } else {
-                    self.counts.errors += 1;
+        // ns-2 `recv_timer`: a frame ending while we transmit is silently ignored.
+        if !self.transmitting(t) {
+            if coll || err {
+                if mine {
+                    if coll {
+                        self.counts.collisions += 1;
+                    } else {
+                        self.counts.errors += 1;
+                    }
+                }
+                match params.flavor {
+                    MacFlavor::Ns2 => self.set_nav(t + eifs),
+                    MacFlavor::Standard => self.eifs_pending = true,
+                }
+                if let (Some(draw), false, Some(l)) = (draw, coll, &self.lock) {
+                    self.effect = Effect::Corrupted { frame: l.sig.frame, loss: l.sig.loss, draw };
+                }
+            } else {
+                self.eifs_pending = false;
+                if ra != self.me {
+                    self.set_nav(t + duration);
+                }
+                if let (true, Some(l)) = (mine, &self.lock) {
+                    self.effect = Effect::Decoded(l.sig.frame);
                 }
             }
-            match params.flavor {
-                MacFlavor::Ns2 => self.set_nav(t + eifs),
-                MacFlavor::Standard => self.eifs_pending = true,
-            }
-            if let (Some(draw), false) = (l.draw, l.coll) {
-                return Effect::Corrupted { frame: l.sig.frame, loss: l.sig.loss, draw };
-            }
-            return Effect::None;
         }
-        self.eifs_pending = false;
-        if l.sig.frame.ra != self.me {
-            self.set_nav(t + l.sig.frame.duration);
-        }
-        if mine { Effect::Decoded(l.sig.frame) } else { Effect::None }
+        self.lock = None;
     }
 }

@@ -100,19 +100,19 @@ impl Wifi {
     ) {
         loop {
             let st = &mut self.stations[s];
-            let Some((t, effect)) =
-                st.rx.step(upto, starts_upto, &self.params, self.k.eifs, &mut self.losses, &mut st.error_control)
+            let Some(t) = st.rx.step(upto, starts_upto, &self.params, self.k.eifs, &mut self.losses, &mut st.error_control)
             else {
                 break;
             };
+            let effect = st.rx.take_effect();
             self.check_backoff(s, t);
             match effect {
-                Effect::Decoded(f) => {
+                Some(Effect::Decoded(f)) => {
                     debug_assert_eq!(t, sched.now(), "frames for a station are decoded by its own events");
                     self.receive(s, f, t, sched, packets);
                 }
-                Effect::Corrupted { frame, loss, draw } => self.recv_corrupted(s, frame, loss, draw, t, packets),
-                Effect::None => {}
+                Some(Effect::Corrupted { frame, loss, draw }) => self.recv_corrupted(s, frame, loss, draw, t, packets),
+                Some(Effect::None) | None => {}
             }
         }
     }

@@ -2,8 +2,9 @@
 //! transmissions (`medium.rs`), and every radio that can hear it (its neighbour list,
 //! [`crate::wifi::channel`]): radios with a backoff in progress read the frame into their
 //! reception state and re-arm their access timer now; passive radios are not touched (they read
-//! the log when they next act). Only the addressee (or every decoder of a broadcast) gets an
-//! event at the frame's end.
+//! the log when they next act), or, where the log is off, only have the frame queued in their
+//! reception state (settled when they next act). Only the addressee (or every decoder of a
+//! broadcast) gets an event at the frame's end.
 
 use super::arm;
 use super::backoff::Backoff;
@@ -14,6 +15,11 @@ use crate::packet::PacketPool;
 use crate::time::SimTime;
 use crate::wifi::reception::Signal;
 use crate::wifi::{Wifi, WifiEvent};
+
+/// Frames a radio without a backoff may have queued, unread, before a transmission settles it
+/// (bounds the queue of a radio that does not act for a long time; any bound gives the same
+/// results).
+const QUEUE_ONLY_MAX: usize = 16;
 
 impl Wifi {
     /// Puts a frame on the air from station `s` at `now`; `timeout` arms the send timer.
@@ -63,8 +69,17 @@ impl Wifi {
             let end = start + dur;
             // A passive radio (no backoff in progress, so no access timer to re-arm) reads the
             // frame from the log when it next acts; the others read it now.
-            let passive = logged && self.stations[n].backoff == Backoff::Off;
-            if !passive {
+            let off = self.stations[n].backoff == Backoff::Off;
+            let passive = logged && off;
+            // Without the log, such a radio only queues the frame (its reception state is settled
+            // when it next acts, as a passive radio reads the log), unless its queue is long.
+            let queue_only = !logged && off && !self.eager && self.stations[n].rx.queued() < QUEUE_ONLY_MAX;
+            if queue_only {
+                let st = &mut self.stations[n];
+                st.rx.insert(Signal { frame, start, end, power: nb.power, order, loss: nb.loss });
+                // What `rearm_access` does for a radio without a backoff.
+                st.access.cancel();
+            } else if !passive {
                 if now > SimTime::ZERO {
                     self.settle_with(n, now - SimTime(1), now - SimTime(1), sched, packets);
                 } else if logged {
@@ -81,7 +96,7 @@ impl Wifi {
                 sched.schedule_at(start + SimTime(1), WifiEvent::Settle { station: n as u32 }.into());
                 sched.schedule_at(end, WifiEvent::Settle { station: n as u32 }.into());
             }
-            if !passive {
+            if !passive && !queue_only {
                 self.rearm_access(n, now, sched);
             }
         }
