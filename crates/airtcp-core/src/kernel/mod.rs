@@ -25,27 +25,69 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use wheel::Wheel;
 
+/// A pending event and its (time, sequence) key.
+///
+/// The key is one `u128`, `!(time << 64 | seq)`: the bitwise complement orders the latest first,
+/// so `BinaryHeap` (a max-heap) pops the earliest (time, seq) first, and every comparison of its
+/// sifts is one 128-bit compare instead of two dependent 64-bit ones (issue 19: the heap's pop
+/// was a quarter of a small wired run's instructions).
 struct Entry<E> {
-    time: SimTime,
-    seq: u64,
+    key: u128,
     event: E,
 }
 
+impl<E> Entry<E> {
+    #[inline(always)]
+    fn new(time: SimTime, seq: u64, event: E) -> Self {
+        Entry { key: !(((time.0 as u128) << 64) | seq as u128), event }
+    }
+
+    /// The event's time.
+    #[inline(always)]
+    fn time(&self) -> SimTime {
+        SimTime((!self.key >> 64) as u64)
+    }
+
+    /// The event's sequence number (insertion order).
+    #[cfg(test)]
+    fn seq(&self) -> u64 {
+        !self.key as u64
+    }
+}
+
 impl<E> PartialEq for Entry<E> {
+    #[inline(always)]
     fn eq(&self, other: &Self) -> bool {
-        self.time == other.time && self.seq == other.seq
+        self.key == other.key
     }
 }
 impl<E> Eq for Entry<E> {}
 impl<E> PartialOrd for Entry<E> {
+    #[inline(always)]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
+    #[inline(always)]
+    fn lt(&self, other: &Self) -> bool {
+        self.key < other.key
+    }
+    #[inline(always)]
+    fn le(&self, other: &Self) -> bool {
+        self.key <= other.key
+    }
+    #[inline(always)]
+    fn gt(&self, other: &Self) -> bool {
+        self.key > other.key
+    }
+    #[inline(always)]
+    fn ge(&self, other: &Self) -> bool {
+        self.key >= other.key
+    }
 }
 impl<E> Ord for Entry<E> {
-    /// Reversed so that `BinaryHeap` (a max-heap) pops the earliest (time, seq) first.
+    #[inline(always)]
     fn cmp(&self, other: &Self) -> Ordering {
-        other.time.cmp(&self.time).then_with(|| other.seq.cmp(&self.seq))
+        self.key.cmp(&other.key)
     }
 }
 
@@ -112,7 +154,7 @@ impl<E> Scheduler<E> {
         assert!(at >= self.now, "event scheduled in the past: {at} < {}", self.now);
         let seq = self.next_seq;
         self.next_seq += 1;
-        let entry = Entry { time: at, seq, event };
+        let entry = Entry::new(at, seq, event);
         if (at.0 as u128) < self.horizon {
             self.heap.push(entry);
         } else {
@@ -125,7 +167,7 @@ impl<E> Scheduler<E> {
     /// line, so that `schedule_at` (a comparison and a heap push) inlines at its call sites.
     #[inline(never)]
     fn schedule_far(&mut self, entry: Entry<E>) {
-        let t = entry.time.0 as u128;
+        let t = entry.time().0 as u128;
         if self.heap.is_empty() {
             // Nothing pending at all (the invariant): the heap covers this entry's window.
             self.horizon = (t & !(wheel::WIDTH as u128 - 1)) + wheel::WIDTH as u128;
@@ -146,7 +188,7 @@ impl<E> Scheduler<E> {
             let from_wheel = (self.wheel.len() > 0).then(|| {
                 self.horizon + (self.wheel.distance_to_next(wheel::slot_of(self.horizon)) as u128) * wheel::WIDTH as u128
             });
-            let from_overflow = self.overflow.peek().map(|e| (e.time.0 as u128) & !(wheel::WIDTH as u128 - 1));
+            let from_overflow = self.overflow.peek().map(|e| (e.time().0 as u128) & !(wheel::WIDTH as u128 - 1));
             let start = match (from_wheel, from_overflow) {
                 (Some(a), Some(b)) => a.min(b),
                 (Some(a), None) | (None, Some(a)) => a,
@@ -158,7 +200,7 @@ impl<E> Scheduler<E> {
             // beyond the span).
             let heap = &mut self.heap;
             self.wheel.drain_slot(wheel::slot_of(start), |e| heap.push(e));
-            while self.overflow.peek().is_some_and(|e| (e.time.0 as u128) < end) {
+            while self.overflow.peek().is_some_and(|e| (e.time().0 as u128) < end) {
                 let e = self.overflow.pop().expect("peeked");
                 self.heap.push(e);
             }
@@ -175,7 +217,7 @@ impl<E> Scheduler<E> {
     /// The time of the earliest pending event.
     #[inline]
     pub fn peek_time(&self) -> Option<SimTime> {
-        self.heap.peek().map(|e| e.time)
+        self.heap.peek().map(|e| e.time())
     }
 
     /// Removes the earliest event, advances the clock to its time and returns it.
@@ -185,7 +227,7 @@ impl<E> Scheduler<E> {
         if self.heap.is_empty() {
             self.refill();
         }
-        self.now = e.time;
+        self.now = e.time();
         self.executed += 1;
         Some(e.event)
     }
@@ -194,7 +236,7 @@ impl<E> Scheduler<E> {
     #[inline]
     pub fn pop_until(&mut self, until: SimTime) -> Option<E> {
         match self.heap.peek() {
-            Some(e) if e.time <= until => self.pop(),
+            Some(e) if e.time() <= until => self.pop(),
             _ => None,
         }
     }
