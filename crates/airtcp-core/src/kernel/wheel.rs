@@ -125,7 +125,7 @@ mod tests {
     use crate::time::SimTime;
 
     fn e(t: u64, seq: u64) -> Entry<u64> {
-        Entry { time: SimTime(t), seq, event: seq }
+        Entry::new(SimTime(t), seq, seq)
     }
 
     #[test]
@@ -138,7 +138,7 @@ mod tests {
         assert_eq!(w.distance_to_next(6), SLOTS - 1 - 6);
         assert_eq!(w.distance_to_next(SLOTS - 1), 0);
         let mut got = vec![];
-        w.drain_slot(SLOTS - 1, |x| got.push(x.seq));
+        w.drain_slot(SLOTS - 1, |x| got.push(x.seq()));
         assert_eq!(got, vec![2]);
         // From just after slot 5, the only entry left is a whole turn minus one away.
         assert_eq!(w.distance_to_next(6), SLOTS - 1);
@@ -153,7 +153,7 @@ mod tests {
             w.insert(3, e(0, i));
         }
         let mut got = vec![];
-        w.drain_slot(3, |x| got.push(x.seq));
+        w.drain_slot(3, |x| got.push(x.seq()));
         got.sort();
         assert_eq!(got, (0..10).collect::<Vec<_>>());
         assert_eq!(w.len(), 0);

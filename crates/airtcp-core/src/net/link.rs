@@ -62,8 +62,44 @@ pub struct Channel {
 }
 
 impl Channel {
-    /// Serialisation time of `bytes` on this link.
+    /// Serialisation time of `bytes` on this link: [`SimTime::transmission`], computed in 64 bits
+    /// when `bytes * 8e9` fits (always, below 2.3 GB), which gives the same value without the
+    /// 128-bit division's library call (about 1% of a small wired run's instructions).
+    #[inline]
     pub fn tx_time(&self, bytes: u32) -> SimTime {
-        SimTime::transmission(bytes as u64, self.rate_bps)
+        match (bytes as u64).checked_mul(8_000_000_000) {
+            Some(bits) => SimTime(bits.div_ceil(self.rate_bps.max(1))),
+            None => SimTime::transmission(bytes as u64, self.rate_bps),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::queue::Queue;
+    use crate::units::Amount;
+
+    #[test]
+    fn tx_time_is_the_128_bit_transmission_time() {
+        let mut c = Channel {
+            name: String::new(),
+            link: String::new(),
+            from: NodeId(0),
+            to: NodeId(1),
+            rate_bps: 1,
+            delay: SimTime::ZERO,
+            queue: Queue::new(Amount::Packets(1), None, false),
+            loss: None,
+            busy: false,
+            counters: ChannelCounters::default(),
+            ll: None,
+        };
+        for rate in [1, 3, 7, 1_000_000, 11_000_000, 100_000_000, 1_000_000_000, 40_000_000_000, u64::MAX] {
+            c.rate_bps = rate;
+            for bytes in [0, 1, 40, 1460, 1500, 65_535, 2_305_843_009, 2_305_843_010, u32::MAX] {
+                assert_eq!(c.tx_time(bytes), SimTime::transmission(bytes as u64, rate), "{bytes} B at {rate} b/s");
+            }
+        }
     }
 }

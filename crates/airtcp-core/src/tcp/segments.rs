@@ -43,12 +43,19 @@ impl Seg {
 #[derive(Clone, Debug, Default)]
 pub struct Segments {
     q: VecDeque<Seg>,
+    /// Whether some segment may carry a `sacked` mark (false: none does). Lets
+    /// [`Segments::clear_sacks`], called on every new ACK outside recovery, skip its pass over the
+    /// window when there is nothing to clear (issue 19: that pass was about a third of a Reno/SACK
+    /// sender's per-ACK instructions with a 64-segment window).
+    may_sacked: bool,
+    /// Whether some segment may carry a `rexmit_in_recovery` mark (as `may_sacked`).
+    may_rexmit: bool,
 }
 
 impl Segments {
     /// An empty queue with room for `cap` segments.
     pub fn with_capacity(cap: usize) -> Self {
-        Segments { q: VecDeque::with_capacity(cap) }
+        Segments { q: VecDeque::with_capacity(cap), may_sacked: false, may_rexmit: false }
     }
 
     /// Number of outstanding segments.
@@ -72,6 +79,9 @@ impl Segments {
     /// Mutable segment `i`.
     #[inline]
     pub fn get_mut(&mut self, i: usize) -> &mut Seg {
+        // The caller may set either mark.
+        self.may_sacked = true;
+        self.may_rexmit = true;
         &mut self.q[i]
     }
 
@@ -82,12 +92,16 @@ impl Segments {
 
     /// Mutable iteration in sequence order.
     pub fn iter_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut Seg> {
+        self.may_sacked = true;
+        self.may_rexmit = true;
         self.q.iter_mut()
     }
 
     /// Appends a newly sent segment (must start where the last one ends).
     pub fn push(&mut self, seg: Seg) {
         debug_assert!(self.q.back().is_none_or(|b| b.end() == seg.seq), "segments must be contiguous");
+        self.may_sacked |= seg.sacked;
+        self.may_rexmit |= seg.rexmit_in_recovery;
         self.q.push_back(seg);
     }
 
@@ -123,6 +137,7 @@ impl Segments {
         while i < self.q.len() && self.q[i].end() <= end {
             let s = &mut self.q[i];
             if !s.sacked {
+                self.may_sacked = true;
                 s.sacked = true;
                 s.held = false;
                 newly += s.len as u64;
@@ -133,16 +148,24 @@ impl Segments {
     }
 
     /// Clears every SACK mark (RFC 2018 section 8 after a timeout, if configured).
+    #[inline]
     pub fn clear_sacks(&mut self) {
-        for s in &mut self.q {
-            s.sacked = false;
+        if self.may_sacked {
+            for s in &mut self.q {
+                s.sacked = false;
+            }
+            self.may_sacked = false;
         }
     }
 
     /// Clears the "retransmitted in this recovery" marks.
+    #[inline]
     pub fn clear_recovery_marks(&mut self) {
-        for s in &mut self.q {
-            s.rexmit_in_recovery = false;
+        if self.may_rexmit {
+            for s in &mut self.q {
+                s.rexmit_in_recovery = false;
+            }
+            self.may_rexmit = false;
         }
     }
 
@@ -244,5 +267,46 @@ mod tests {
         q.get_mut(0).rexmit_in_recovery = true;
         assert_eq!(q.scan(3, 100, |_, _| {}), 500, "a retransmitted lost segment counts once");
         assert_eq!(q.high_sacked(), 700);
+    }
+
+    /// The clears skip their pass only when no mark can be set: every way a mark gets set (a SACK
+    /// block, a pushed segment, `get_mut`, `iter_mut`) is followed by a clear that removes it.
+    #[test]
+    fn clears_remove_every_mark_however_it_was_set() {
+        let marks = |q: &Segments| q.iter().filter(|s| s.sacked || s.rexmit_in_recovery).count();
+        let mut q = ten();
+        q.clear_sacks();
+        q.clear_recovery_marks();
+        assert_eq!(marks(&q), 0);
+        q.sack(200, 400);
+        q.clear_recovery_marks();
+        assert_eq!(marks(&q), 2, "clearing recovery marks leaves SACK marks");
+        q.clear_sacks();
+        assert_eq!(marks(&q), 0);
+        q.get_mut(3).rexmit_in_recovery = true;
+        q.get_mut(4).sacked = true;
+        q.clear_sacks();
+        assert!(q.get(3).rexmit_in_recovery && !q.get(4).sacked);
+        q.clear_recovery_marks();
+        assert_eq!(marks(&q), 0);
+        for s in q.iter_mut() {
+            s.sacked = true;
+            s.rexmit_in_recovery = true;
+        }
+        q.clear_sacks();
+        q.clear_recovery_marks();
+        assert_eq!(marks(&q), 0);
+        let mut p = Segments::default();
+        p.push(Seg { sacked: true, rexmit_in_recovery: true, ..seg(0, 100) });
+        p.clear_sacks();
+        p.clear_recovery_marks();
+        assert_eq!(marks(&p), 0);
+        // Acknowledged marked segments leave nothing behind that a clear would miss.
+        let mut a = ten();
+        a.sack(100, 200);
+        a.ack_to(300);
+        a.sack(500, 600);
+        a.clear_sacks();
+        assert_eq!(marks(&a), 0);
     }
 }
