@@ -124,7 +124,7 @@ pub struct StaticRoutes {
 
 impl StaticRoutes {
     /// Routes over `edges` among `node_count` nodes; `destinations` are the nodes packets are
-    /// mostly sent to (all nodes are tracked in networks of up to 2,048 nodes).
+    /// mostly sent to (all nodes are tracked in networks of up to 256 nodes).
     pub fn new(
         node_count: usize,
         edges: Vec<Edge>,
