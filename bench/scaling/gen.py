@@ -109,7 +109,12 @@ def mesh(n, dur, seed=1):
         s.append(f'[[nodes]]\nname = "n{i}"\nposition = [{200 * (i % side)}, {200 * (i // side)}]')
     s.append('[wireless]\npreset = "ns2-wavelan"\nrts_threshold = "off"')
     s.append('[routing]\nprotocol = "aodv"')
-    ends = [((q, q), (q, 3 * q)), ((3 * q, 3 * q), (3 * q, q)), ((q + 1, q), (3 * q, q)), ((3 * q - 1, 3 * q), (q, 3 * q))]
+    ends = [
+        ((q, q), (q, 3 * q)),
+        ((3 * q, 3 * q), (3 * q, q)),
+        ((q + 1, q), (3 * q, q)),
+        ((3 * q - 1, 3 * q), (q, 3 * q)),
+    ]
     for i, ((r0, c0), (r1, c1)) in enumerate(ends):
         a, b = r0 * side + c0, r1 * side + c1
         if a >= n or b >= n or a == b:
