@@ -12,8 +12,14 @@ ns-2.35 (the TCL scripts in this directory take the same parameters on their com
   dumbbell F  : F TCP SACK flows (window 64, 1460 B, ns-2 preset) on 100 Mb/s, 1 ms access links
                 sharing a 100 Mb/s, 20 ms drop-tail bottleneck (queue max(100, F) packets), starts
                 spread over the second after 1 s.
+  mesh N      : N nodes on a square grid (side ceil(sqrt N), row by row), 200 m spacing, ns-2
+                WaveLAN (as `chain`: 2 Mb/s, RTS/CTS off, decode range 250 m so only the 4 grid
+                neighbours decode, carrier sense 550 m), AODV, 4 TCP NewReno bulk flows (window 20,
+                1460 B) of about side/2 hops, within AODV's network diameter of 30 hops: with
+                q = side/4, (q, q) -> (q, 3q) and (3q, 3q) -> (3q, q) along rows, (q+1, q) -> (3q, q)
+                and (3q-1, 3q) -> (q, 3q) along columns ((row, column)); starts 1 s + 10 ms x i.
 
-Usage: gen.py cell|chain|dumbbell SIZE DURATION_S [SEED] > scenario.toml
+Usage: gen.py cell|chain|dumbbell|mesh SIZE DURATION_S [SEED] > scenario.toml
 """
 
 import math
@@ -89,7 +95,39 @@ def dumbbell(f, dur, seed=1):
     return "\n".join(s) + "\n"
 
 
-GEN = {"cell": cell, "chain": chain, "dumbbell": dumbbell}
+def mesh(n, dur, seed=1):
+    side = math.isqrt(n - 1) + 1 if n > 1 else 1
+    q = max(1, side // 4)
+    s = [
+        f'name = "mesh{n}"',
+        "[simulation]",
+        f'duration = "{dur}s"',
+        f"seed = {seed}",
+        'warmup = "1s"',
+    ]
+    for i in range(n):
+        s.append(f'[[nodes]]\nname = "n{i}"\nposition = [{200 * (i % side)}, {200 * (i // side)}]')
+    s.append('[wireless]\npreset = "ns2-wavelan"\nrts_threshold = "off"')
+    s.append('[routing]\nprotocol = "aodv"')
+    ends = [
+        ((q, q), (q, 3 * q)),
+        ((3 * q, 3 * q), (3 * q, q)),
+        ((q + 1, q), (3 * q, q)),
+        ((3 * q - 1, 3 * q), (q, 3 * q)),
+    ]
+    for i, ((r0, c0), (r1, c1)) in enumerate(ends):
+        a, b = r0 * side + c0, r1 * side + c1
+        if a >= n or b >= n or a == b:
+            raise SystemExit(f"mesh {n}: too small for its 4 flows")
+        s.append(
+            f'[[flows]]\nsrc = "n{a}"\ndst = "n{b}"\nstart = "{1000 + 10 * i}ms"\n'
+            'transport = { type = "tcp", variant = "newreno", preset = "ns2", mss = "1460B", window = "20pkt" }\n'
+            'app = { type = "bulk" }'
+        )
+    return "\n".join(s) + "\n"
+
+
+GEN = {"cell": cell, "chain": chain, "dumbbell": dumbbell, "mesh": mesh}
 
 if __name__ == "__main__":
     kind, size, dur = sys.argv[1], int(sys.argv[2]), sys.argv[3]

@@ -17,7 +17,7 @@ pub struct Waiting {
 }
 
 /// The send buffer.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SendBuffer {
     q: VecDeque<Waiting>,
 }
@@ -62,6 +62,11 @@ impl SendBuffer {
     /// Whether nothing waits.
     pub fn is_empty(&self) -> bool {
         self.q.is_empty()
+    }
+
+    /// Destinations of the waiting packets, oldest packet first (with repeats).
+    pub fn destinations(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.q.iter().map(|w| w.dst)
     }
 
     /// Ids of the waiting packets (end-of-run accounting).

@@ -29,7 +29,7 @@ use crate::time::SimTime;
 use buffer::{SendBuffer, Waiting};
 use message::{AodvMsg, RERR_MAX, Rerr, Rrep, Rreq};
 use rand::RngExt;
-use table::{INFINITY, RouteEntry, RouteState};
+use table::{INFINITY, RouteEntry, RouteState, RouteTable};
 
 /// When a local repair that has not succeeded is given up (the route is brought down).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -214,11 +214,12 @@ pub struct AodvCounters {
 }
 
 /// One node's agent.
+#[derive(Clone, Debug, PartialEq)]
 struct Agent {
     node: NodeId,
     seqno: u32,
     bid: u32,
-    table: Vec<RouteEntry>,
+    table: RouteTable,
     bcast_ids: Vec<(NodeId, u32, SimTime)>,
     buffer: SendBuffer,
     rng: SimRng,
@@ -233,13 +234,14 @@ pub struct Aodv {
     /// Actions for the world, in order.
     pub out: Vec<Action>,
     scratch: Vec<PacketId>,
+    /// The destinations a purge visits at one node (kept to reuse its allocation).
+    visit: Vec<NodeId>,
     next_id_purge: SimTime,
 }
 
 impl Aodv {
     /// Agents for `names.len()` nodes.
     pub fn new(params: AodvParams, names: &[String], rngs: &RngFactory) -> Aodv {
-        let n = names.len();
         let agents = names
             .iter()
             .enumerate()
@@ -247,14 +249,21 @@ impl Aodv {
                 node: NodeId(i as u32),
                 seqno: 2,
                 bid: 1,
-                table: vec![RouteEntry::default(); n],
+                table: RouteTable::default(),
                 bcast_ids: Vec::new(),
                 buffer: SendBuffer::default(),
                 rng: rngs.stream(&format!("aodv/{name}/jitter")),
                 counters: AodvCounters::default(),
             })
             .collect();
-        Aodv { params, agents, out: Vec::with_capacity(16), scratch: Vec::with_capacity(16), next_id_purge: SimTime::ZERO }
+        Aodv {
+            params,
+            agents,
+            out: Vec::with_capacity(16),
+            scratch: Vec::with_capacity(16),
+            visit: Vec::new(),
+            next_id_purge: SimTime::ZERO,
+        }
     }
 
     /// Counters of `node`.
@@ -264,7 +273,7 @@ impl Aodv {
 
     /// The route entry of `node` for `dst` (for tests and reports).
     pub fn entry(&self, node: NodeId, dst: NodeId) -> &RouteEntry {
-        &self.agents[node.0 as usize].table[dst.0 as usize]
+        self.agents[node.0 as usize].table.get(dst)
     }
 
     /// Packets waiting in send buffers (end-of-run accounting).
@@ -297,7 +306,7 @@ impl Aodv {
     /// ns-2 `forward(rt, p, delay)` for a unicast packet on an up route.
     fn forward(&mut self, now: SimTime, node: NodeId, dst: NodeId, pkt: PacketId, delay: SimTime) {
         let timeout = self.params.active_route_timeout;
-        let rt = &mut self.agents[node.0 as usize].table[dst.0 as usize];
+        let rt = self.agents[node.0 as usize].table.get_mut(dst);
         rt.expire = now + timeout;
         self.out.push(Action::Send { node, pkt, hop: rt.next_hop, delay });
     }
@@ -306,7 +315,7 @@ impl Aodv {
     fn release(&mut self, now: SimTime, node: NodeId, dst: NodeId, spacing: SimTime) {
         let mut delay = SimTime::ZERO;
         while let Some(pkt) = self.take_buffered(now, node, dst) {
-            if self.agents[node.0 as usize].table[dst.0 as usize].hops == INFINITY {
+            if self.agents[node.0 as usize].table.get(dst).hops == INFINITY {
                 // ns-2 leaves such a packet out of the buffer and never frees it; we drop it.
                 self.agents[node.0 as usize].counters.buffer_drops += 1;
                 self.out.push(Action::Drop { pkt, cause: DropCause::NoRoute });
@@ -341,7 +350,7 @@ impl Aodv {
     fn send_request(&mut self, now: SimTime, node: NodeId, dst: NodeId) {
         let p = self.params.clone();
         let a = &mut self.agents[node.0 as usize];
-        let rt = &mut a.table[dst.0 as usize];
+        let rt = a.table.get_mut(dst);
         if rt.state == RouteState::Up || rt.req_timeout > now {
             return;
         }
@@ -393,7 +402,7 @@ impl Aodv {
     ) {
         let diameter = self.params.network_diameter;
         let a = &mut self.agents[node.0 as usize];
-        let rt = &a.table[ip_dst.0 as usize];
+        let rt = a.table.get(ip_dst);
         if rt.hops == INFINITY {
             // ns-2 sends to the stale next hop (address 0 after `rt_down`); we do not send.
             return;
@@ -413,7 +422,7 @@ impl Aodv {
     /// A data packet at `node` (originated there when `src == node`) needs a next hop towards
     /// `dst` (ns-2 `rt_resolve`).
     pub fn route(&mut self, now: SimTime, node: NodeId, pkt: PacketId, src: NodeId, dst: NodeId) {
-        let state = self.agents[node.0 as usize].table[dst.0 as usize].state;
+        let state = self.agents[node.0 as usize].table.get(dst).state;
         if state == RouteState::Up {
             self.forward(now, node, dst, pkt, SimTime::ZERO);
         } else if src == node {
@@ -422,7 +431,7 @@ impl Aodv {
         } else if state == RouteState::InRepair {
             self.buffer(now, node, pkt, dst);
         } else {
-            let seqno = self.agents[node.0 as usize].table[dst.0 as usize].seqno;
+            let seqno = self.agents[node.0 as usize].table.get(dst).seqno;
             self.send_error(node, &[(dst, seqno)], false);
             self.agents[node.0 as usize].counters.no_route_drops += 1;
             self.out.push(Action::Drop { pkt, cause: DropCause::NoRoute });
@@ -441,16 +450,15 @@ impl Aodv {
         }
         let a = &mut self.agents[node.0 as usize];
         a.counters.link_failures += 1;
-        let rt = &mut a.table[f.dst.0 as usize];
-        if self.params.local_repair && f.hops_travelled > rt.hops {
+        if self.params.local_repair && f.hops_travelled > a.table.get(f.dst).hops {
             // Closer to the destination than to the source: repair locally (ns-2
             // `local_rt_repair`): buffer the packet, mark the route, ask for a new one. The
             // queue is not flushed and no RERR is sent.
             a.counters.local_repairs += 1;
-            rt.state = RouteState::InRepair;
+            a.table.get_mut(f.dst).state = RouteState::InRepair;
             self.buffer(now, node, f.pkt, f.dst);
             self.send_request(now, node, f.dst);
-            let rt = &self.agents[node.0 as usize].table[f.dst.0 as usize];
+            let rt = self.agents[node.0 as usize].table.get(f.dst);
             let at = match self.params.repair_wait {
                 RepairWait::Ns2 => now.saturating_add(rt.req_timeout),
                 RepairWait::After(d) => now + d,
@@ -466,11 +474,12 @@ impl Aodv {
         a.seqno = a.seqno.wrapping_add(2);
         let mut rerr = [(NodeId(0), 0u32); 64];
         let mut n = 0;
-        for (d, rt) in a.table.iter_mut().enumerate() {
+        // Destinations without an entry have no route and no precursors: nothing to do.
+        for (d, rt) in a.table.iter_mut() {
             if rt.hops != INFINITY && rt.next_hop == hop {
                 rt.seqno = rt.seqno.wrapping_add(1);
                 if n < rerr.len() {
-                    rerr[n] = (NodeId(d as u32), rt.seqno);
+                    rerr[n] = (d, rt.seqno);
                     n += 1;
                 }
                 rt.down();
@@ -506,7 +515,7 @@ impl Aodv {
         }
         a.bcast_ids.push((rq.src, rq.bcast_id, now + p.bcast_id_save));
         // The reverse route.
-        let rt0 = &mut a.table[rq.src.0 as usize];
+        let rt0 = a.table.get_mut(rq.src);
         rt0.expire = rt0.expire.max(now + p.rev_route_life);
         if rq.src_seqno > rt0.seqno || (rq.src_seqno == rt0.seqno && rq.hop_count < rt0.hops) {
             let expire = rt0.expire.max(now + p.rev_route_life);
@@ -529,16 +538,16 @@ impl Aodv {
             self.send_reply(node, rq.src, 1, node, seqno, p.my_route_timeout, rq.timestamp);
             return;
         }
-        let rt = &a.table[rq.dst.0 as usize];
+        let rt = a.table.get(rq.dst);
         if rt.hops != INFINITY && rt.seqno >= rq.dst_seqno {
             // An intermediate node with a fresh enough route replies (lifetime in whole seconds).
             let (hops, seqno, next) = (rt.hops, rt.seqno, rt.next_hop);
             let lifetime = SimTime::from_secs(rt.expire.saturating_sub(now).as_nanos() / 1_000_000_000);
             self.send_reply(node, rq.src, hops.saturating_add(1), rq.dst, seqno, lifetime, rq.timestamp);
             let a = &mut self.agents[node.0 as usize];
-            let prev = a.table[rq.src.0 as usize].next_hop;
-            a.table[rq.dst.0 as usize].add_precursor(prev);
-            a.table[rq.src.0 as usize].add_precursor(next);
+            let prev = a.table.get(rq.src).next_hop;
+            a.table.get_mut(rq.dst).add_precursor(prev);
+            a.table.get_mut(rq.src).add_precursor(next);
             return;
         }
         if ttl == 0 {
@@ -552,7 +561,7 @@ impl Aodv {
     fn recv_reply(&mut self, now: SimTime, node: NodeId, rp: Rrep, ip_dst: NodeId, ttl: u8) {
         let arp = self.params.arp_delay;
         let a = &mut self.agents[node.0 as usize];
-        let rt = &mut a.table[rp.dst.0 as usize];
+        let rt = a.table.get_mut(rp.dst);
         let better = rt.seqno < rp.dst_seqno || (rt.seqno == rp.dst_seqno && rt.hops > rp.hop_count);
         if better {
             rt.update(rp.dst_seqno, rp.hop_count, rp.sender, now + rp.lifetime);
@@ -569,16 +578,16 @@ impl Aodv {
             return;
         }
         let a = &mut self.agents[node.0 as usize];
-        let rt0 = &a.table[ip_dst.0 as usize];
+        let rt0 = a.table.get(ip_dst);
         if rt0.hops == INFINITY || ttl == 0 {
             return; // ns-2: drop (no route back to the originator)
         }
         let next = rt0.next_hop;
-        a.table[rp.dst.0 as usize].add_precursor(next);
+        a.table.get_mut(rp.dst).add_precursor(next);
         a.counters.rrep_forwarded += 1;
         let fwd = Rrep { hop_count: rp.hop_count.saturating_add(1), sender: node, ..rp };
         let timeout = self.params.active_route_timeout;
-        self.agents[node.0 as usize].table[ip_dst.0 as usize].expire = now + timeout;
+        self.agents[node.0 as usize].table.get_mut(ip_dst).expire = now + timeout;
         self.out.push(Action::Control { node, msg: AodvMsg::Rrep(fwd), ip_dst, ttl, hop: next, delay: SimTime::ZERO });
     }
 
@@ -588,7 +597,8 @@ impl Aodv {
         let mut n = 0;
         let mut flush = false;
         for &(dst, seqno) in re.entries() {
-            let rt = &mut a.table[dst.0 as usize];
+            // A destination without an entry has no route: nothing to do.
+            let Some(rt) = a.table.existing_mut(dst) else { continue };
             if rt.hops != INFINITY && rt.next_hop == re.sender && rt.seqno <= seqno {
                 rt.seqno = seqno;
                 rt.down();
@@ -609,6 +619,17 @@ impl Aodv {
     }
 
     /// The periodic purge (ns-2 `rt_purge` every 0.5 s and `id_purge` every 6 s), all nodes.
+    ///
+    /// ns-2's `rt_purge` (and this function before) visits every destination of every node in
+    /// ascending order: an up route that has expired goes down (its buffered packets are
+    /// dropped), an up route releases its buffered packets, a route that is not up with packets
+    /// waiting gets a route request; and the first visit purges the send buffer's timed-out
+    /// packets. Every other visit does nothing, so the same effect, action for action, comes from
+    /// purging the buffer first and then visiting only the expired up routes and the destinations
+    /// with packets waiting, in ascending order (no visit changes another destination's entry or
+    /// packets): a pass over each node's entries (the sparse table holds the destinations it
+    /// has heard of) and waiting packets instead of over every node of the network.
+    /// `tests::purge_matches_the_full_pass` checks it against the full pass.
     pub fn purge(&mut self, now: SimTime) {
         if now >= self.next_id_purge {
             for a in &mut self.agents {
@@ -617,12 +638,28 @@ impl Aodv {
             self.next_id_purge = now + self.params.bcast_id_save;
         }
         let arp = self.params.arp_delay;
+        let mut visit = std::mem::take(&mut self.visit);
         for i in 0..self.agents.len() {
-            let node = self.agents[i].node;
-            for d in 0..self.agents[i].table.len() {
-                let dst = NodeId(d as u32);
-                let rt = &mut self.agents[i].table[d];
+            let a = &mut self.agents[i];
+            let node = a.node;
+            // The full pass's first visit purges the timed-out packets (the first visit below
+            // would too, but only as a side effect).
+            if !a.buffer.is_empty() {
+                a.buffer.purge(now, &mut self.scratch);
+                self.drop_scratch(node);
+            }
+            let a = &self.agents[i];
+            visit.clear();
+            visit.extend(a.table.iter().filter(|(_, rt)| rt.state == RouteState::Up && rt.expire < now).map(|(d, _)| d));
+            if !a.buffer.is_empty() {
+                visit.extend(a.buffer.destinations());
+                visit.sort_unstable();
+                visit.dedup();
+            }
+            for &dst in &visit {
+                let rt = self.agents[i].table.get(dst);
                 if rt.state == RouteState::Up && rt.expire < now {
+                    let rt = self.agents[i].table.get_mut(dst);
                     rt.seqno = rt.seqno.wrapping_add(1);
                     rt.down();
                     while let Some(pkt) = self.agents[i].buffer.take(dst, now, &mut self.scratch) {
@@ -640,13 +677,16 @@ impl Aodv {
                 }
             }
         }
+        self.visit = visit;
     }
 
     /// A local repair's timer fired (ns-2 `LocalRepairTimer::handle`): a route still not up is
     /// brought down.
     pub fn repair_timeout(&mut self, node: NodeId, dst: NodeId) {
-        let rt = &mut self.agents[node.0 as usize].table[dst.0 as usize];
-        if rt.state != RouteState::Up {
+        // A destination without an entry is down already (`down` leaves it as it is).
+        if let Some(rt) = self.agents[node.0 as usize].table.existing_mut(dst)
+            && rt.state != RouteState::Up
+        {
             rt.down();
         }
     }

@@ -1,8 +1,11 @@
 //! The AODV routing table of one node: one entry per destination (ns-2.35 `aodv_rt_entry`).
 //!
-//! Entries exist for every destination from the start in the state of a fresh ns-2 entry
-//! (sequence number 0, hop count "infinity", down): every ns-2 test on a missing entry gives the
-//! same answer as on a fresh one, and a dense table needs no hashing on the packet path.
+//! A destination without an entry reads as a fresh ns-2 entry (sequence number 0, hop count
+//! "infinity", down): every ns-2 test on a missing entry gives the same answer as on a fresh one,
+//! so an entry is created only when it is first written ([`RouteTable::get_mut`]). The table is
+//! sparse (the destinations a node has heard of, sorted): memory grows with the routes in use,
+//! not with the square of the nodes (a dense table of 1,024 nodes was 1,024^2 entries of 80 B,
+//! 84 MB), and a lookup is a binary search over a node's few entries.
 
 use crate::packet::NodeId;
 use crate::time::SimTime;
@@ -25,7 +28,7 @@ pub enum RouteState {
 }
 
 /// One routing-table entry.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RouteEntry {
     /// Destination sequence number.
     pub seqno: u32,
@@ -55,20 +58,90 @@ pub struct RouteEntry {
 
 impl Default for RouteEntry {
     fn default() -> Self {
-        RouteEntry {
-            seqno: 0,
-            hops: INFINITY,
-            last_hop_count: INFINITY,
-            next_hop: NodeId(0),
-            state: RouteState::Down,
-            expire: SimTime::ZERO,
-            req_timeout: SimTime::ZERO,
-            req_cnt: 0,
-            req_last_ttl: 0,
-            disc_latency: [SimTime::ZERO; HISTORY],
-            hist_index: 0,
-            precursors: Vec::new(),
+        FRESH.clone()
+    }
+}
+
+/// The entry every destination without one reads as (ns-2's fresh `aodv_rt_entry`).
+static FRESH: RouteEntry = RouteEntry {
+    seqno: 0,
+    hops: INFINITY,
+    last_hop_count: INFINITY,
+    next_hop: NodeId(0),
+    state: RouteState::Down,
+    expire: SimTime::ZERO,
+    req_timeout: SimTime::ZERO,
+    req_cnt: 0,
+    req_last_ttl: 0,
+    disc_latency: [SimTime::ZERO; HISTORY],
+    hist_index: 0,
+    precursors: Vec::new(),
+};
+
+/// One node's routing table: entries for the destinations written so far, in ascending order of
+/// destination (the order in which ns-2's dense scans, and ours before, visited them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RouteTable {
+    /// Destinations with an entry, ascending.
+    dsts: Vec<NodeId>,
+    /// Their entries, in the same order.
+    entries: Vec<RouteEntry>,
+}
+
+impl RouteTable {
+    #[inline]
+    fn find(&self, dst: NodeId) -> Result<usize, usize> {
+        self.dsts.binary_search(&dst)
+    }
+
+    /// The entry for `dst` (a fresh one if none was ever written).
+    #[inline]
+    pub fn get(&self, dst: NodeId) -> &RouteEntry {
+        match self.find(dst) {
+            Ok(i) => &self.entries[i],
+            Err(_) => &FRESH,
         }
+    }
+
+    /// The entry for `dst` to write, created fresh if there is none.
+    #[inline]
+    pub fn get_mut(&mut self, dst: NodeId) -> &mut RouteEntry {
+        let i = match self.find(dst) {
+            Ok(i) => i,
+            Err(i) => {
+                self.dsts.insert(i, dst);
+                self.entries.insert(i, RouteEntry::default());
+                i
+            }
+        };
+        &mut self.entries[i]
+    }
+
+    /// The entry for `dst` to write if one exists (a caller that would leave a fresh entry as it
+    /// is needs none).
+    #[inline]
+    pub fn existing_mut(&mut self, dst: NodeId) -> Option<&mut RouteEntry> {
+        self.find(dst).ok().map(|i| &mut self.entries[i])
+    }
+
+    /// The entries, in ascending order of destination.
+    pub fn iter(&self) -> impl Iterator<Item = (NodeId, &RouteEntry)> + '_ {
+        self.dsts.iter().copied().zip(self.entries.iter())
+    }
+
+    /// The entries to write, in ascending order of destination.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (NodeId, &mut RouteEntry)> + '_ {
+        self.dsts.iter().copied().zip(self.entries.iter_mut())
+    }
+
+    /// Entries held.
+    pub fn len(&self) -> usize {
+        self.dsts.len()
+    }
+
+    /// Whether no entry was ever written.
+    pub fn is_empty(&self) -> bool {
+        self.dsts.is_empty()
     }
 }
 
@@ -121,6 +194,22 @@ impl RouteEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn missing_entries_read_fresh_and_are_created_in_order() {
+        let mut t = RouteTable::default();
+        assert_eq!(*t.get(NodeId(7)), RouteEntry::default());
+        assert!(t.existing_mut(NodeId(7)).is_none());
+        assert!(t.is_empty(), "reading creates nothing");
+        for d in [9, 3, 7, 3] {
+            t.get_mut(NodeId(d)).seqno += d;
+        }
+        let got: Vec<(u32, u32)> = t.iter().map(|(d, e)| (d.0, e.seqno)).collect();
+        assert_eq!(got, vec![(3, 6), (7, 7), (9, 9)]);
+        assert_eq!(t.len(), 3);
+        assert_eq!(t.get(NodeId(4)).hops, INFINITY);
+        assert_eq!(t.existing_mut(NodeId(9)).map(|e| e.seqno), Some(9));
+    }
 
     #[test]
     fn down_keeps_the_last_hop_count_once() {

@@ -144,3 +144,176 @@ fn unused_routes_expire_at_the_purge() {
     a.purge(t + SimTime::from_secs(11));
     assert_eq!(a.entry(NodeId(0), NodeId(3)).state, RouteState::Down);
 }
+
+/// The purge as ns-2's `rt_purge` runs it (and as it ran here on the dense table): every
+/// destination of every node, in ascending order.
+fn purge_full(a: &mut Aodv, now: SimTime, n: usize) {
+    if now >= a.next_id_purge {
+        for ag in &mut a.agents {
+            ag.bcast_ids.retain(|&(_, _, exp)| exp > now);
+        }
+        a.next_id_purge = now + a.params.bcast_id_save;
+    }
+    let arp = a.params.arp_delay;
+    for i in 0..a.agents.len() {
+        let node = a.agents[i].node;
+        for d in 0..n {
+            let dst = NodeId(d as u32);
+            let (state, expire) = {
+                let rt = a.agents[i].table.get(dst);
+                (rt.state, rt.expire)
+            };
+            if state == RouteState::Up && expire < now {
+                let rt = a.agents[i].table.get_mut(dst);
+                rt.seqno = rt.seqno.wrapping_add(1);
+                rt.down();
+                while let Some(pkt) = a.agents[i].buffer.take(dst, now, &mut a.scratch) {
+                    a.scratch.push(pkt);
+                }
+                a.drop_scratch(node);
+            } else if state == RouteState::Up {
+                a.release(now, node, dst, arp);
+            } else {
+                let waiting = a.agents[i].buffer.has(dst, now, &mut a.scratch);
+                a.drop_scratch(node);
+                if waiting {
+                    a.send_request(now, node, dst);
+                }
+            }
+        }
+    }
+}
+
+fn copy(a: &Aodv) -> Aodv {
+    Aodv {
+        params: a.params.clone(),
+        agents: a.agents.clone(),
+        out: a.out.clone(),
+        scratch: Vec::new(),
+        visit: Vec::new(),
+        next_id_purge: a.next_id_purge,
+    }
+}
+
+/// Property: the purge (entries and waiting packets only) has exactly the full pass's effect:
+/// the same actions in the same order, and the same tables, send buffers, counters and random
+/// streams afterwards. Agents are driven at random (data packets, requests, replies, errors,
+/// link failures, repair timeouts) with short lifetimes and buffer timeouts so that routes
+/// expire, packets time out, wait behind routes that are up, down or in repair, and requests
+/// are rate limited; the test also checks that every one of these cases was reached.
+#[test]
+fn purge_matches_the_full_pass() {
+    use rand::SeedableRng;
+    let mut rng = crate::rng::SimRng::seed_from_u64(0x19);
+    let ms = |v: u64| SimTime::from_millis(v);
+    // Cases seen across all runs: [expired up route, up route with packets waiting, packets
+    // waiting behind a route that is not up (request sent), purges that dropped packets,
+    // packets waiting behind a route that is not up with requests rate limited].
+    let mut seen = [0u32; 5];
+    for case in 0..400u64 {
+        let n = rng.random_range(2..9usize);
+        let params = AodvParams {
+            active_route_timeout: ms(rng.random_range(100..4_000)),
+            my_route_timeout: ms(rng.random_range(100..4_000)),
+            rev_route_life: ms(rng.random_range(100..4_000)),
+            bcast_id_save: ms(rng.random_range(100..4_000)),
+            max_rreq_timeout: ms(rng.random_range(100..4_000)),
+            buffer_timeout: ms(rng.random_range(100..6_000)),
+            buffer_limit: rng.random_range(1..6),
+            local_repair: rng.random_bool(0.5),
+            ..AodvParams::default()
+        };
+        let names: Vec<String> = (0..n).map(|i| format!("n{i}")).collect();
+        let mut a = Aodv::new(params, &names, &RngFactory::new(case, 0));
+        let mut now = SimTime::ZERO;
+        let node = |rng: &mut crate::rng::SimRng| NodeId(rng.random_range(0..n as u32));
+        for step in 0..80u32 {
+            now += ms(rng.random_range(0..700));
+            let at = node(&mut rng);
+            match rng.random_range(0..8) {
+                0 | 1 => {
+                    let dst = NodeId((at.0 + rng.random_range(1..n as u32)) % n as u32);
+                    let src = if rng.random_bool(0.6) { at } else { node(&mut rng) };
+                    a.route(now, at, PacketId(step), src, dst);
+                }
+                2 => {
+                    let rq = Rreq {
+                        hop_count: rng.random_range(1..6),
+                        bcast_id: rng.random_range(1..6),
+                        dst: node(&mut rng),
+                        dst_seqno: rng.random_range(0..8),
+                        src: node(&mut rng),
+                        src_seqno: rng.random_range(0..8),
+                        timestamp: now.saturating_sub(ms(rng.random_range(0..200))),
+                        sender: node(&mut rng),
+                    };
+                    a.receive(now, at, &AodvMsg::Rreq(rq), BROADCAST_NODE, rng.random_range(1..6));
+                }
+                3 => {
+                    let rp = Rrep {
+                        hop_count: rng.random_range(1..6),
+                        dst: node(&mut rng),
+                        dst_seqno: rng.random_range(0..8),
+                        sender: node(&mut rng),
+                        lifetime: ms(rng.random_range(0..4_000)),
+                        timestamp: now.saturating_sub(ms(rng.random_range(0..200))),
+                    };
+                    let ip_dst = if rng.random_bool(0.5) { at } else { node(&mut rng) };
+                    a.receive(now, at, &AodvMsg::Rrep(rp), ip_dst, rng.random_range(1..6));
+                }
+                4 => {
+                    let count = rng.random_range(1..4u8);
+                    let mut e = Rerr { sender: node(&mut rng), count, unreachable: [(NodeId(0), 0); RERR_MAX] };
+                    for u in &mut e.unreachable[..count as usize] {
+                        *u = (node(&mut rng), rng.random_range(0..8));
+                    }
+                    a.receive(now, at, &AodvMsg::Rerr(e), BROADCAST_NODE, 1);
+                }
+                5 => {
+                    let f = Failed {
+                        pkt: PacketId(1_000 + step),
+                        dst: node(&mut rng),
+                        data: rng.random_bool(0.9),
+                        hops_travelled: rng.random_range(0..4),
+                        delivered: rng.random_bool(0.2),
+                    };
+                    a.link_failed(now, at, node(&mut rng), f);
+                }
+                6 => a.repair_timeout(at, node(&mut rng)),
+                _ => {
+                    // A route brought up without releasing its packets (through the public
+                    // calls a route coming up releases them at once): the purge's release case.
+                    let (dst, hop) = (node(&mut rng), node(&mut rng));
+                    let expire = now + ms(rng.random_range(0..2_000));
+                    a.agents[at.0 as usize].table.get_mut(dst).update(rng.random_range(0..8), 2, hop, expire);
+                }
+            }
+            a.out.clear();
+            if rng.random_bool(0.35) {
+                for ag in &a.agents {
+                    let expired = ag.table.iter().filter(|(_, e)| e.state == RouteState::Up && e.expire < now).count();
+                    seen[0] += expired as u32;
+                    for dst in ag.buffer.destinations() {
+                        let e = ag.table.get(dst);
+                        if e.state == RouteState::Up && e.expire >= now {
+                            seen[1] += 1;
+                        } else if e.state != RouteState::Up && e.req_timeout <= now {
+                            seen[2] += 1;
+                        } else if e.state != RouteState::Up {
+                            seen[4] += 1;
+                        }
+                    }
+                }
+                let mut full = copy(&a);
+                purge_full(&mut full, now, n);
+                a.purge(now);
+                assert_eq!(a.out, full.out, "case {case} step {step}: actions");
+                assert_eq!(a.agents, full.agents, "case {case} step {step}: agents");
+                assert_eq!(a.next_id_purge, full.next_id_purge);
+                seen[3] += u32::from(a.out.iter().any(|x| matches!(x, Action::Drop { .. })));
+                a.out.clear();
+            }
+        }
+    }
+    assert!(seen.iter().all(|&k| k >= 20), "every kind of visit reached: {seen:?}");
+}

@@ -3,12 +3,14 @@
 //! Each node gets a next hop for every reachable destination by Dijkstra's algorithm from that
 //! node. In [`StaticRoutes`] a node with a single outgoing edge (a stub: a host on one access
 //! link, an associated station) needs no Dijkstra at all: its table is that edge for every node
-//! of its connected component. Up to 2,048 nodes every table is filled at construction (one
-//! load per lookup); in larger networks any other node computes its table when it first forwards
-//! a packet, keeping only the entries for the flows' endpoints. So build time and memory grow
-//! with the nodes that forward (a dumbbell of F flows: two Dijkstras, not 2F + 2; a full
-//! all-pairs table at 10,000 nodes was 1.2 GB); the entries are the ones the all-pairs
-//! computation gives ([`shortest_paths`], kept for tests and small uses), bit for bit.
+//! of its connected component. Up to 256 nodes every table is filled at construction (one
+//! load per lookup, a table of at most 768 KiB); in larger networks any other node computes its
+//! table when it first forwards a packet, keeping only the entries for the flows' endpoints, each
+//! the index of its first hop (4 bytes). So build time and memory grow with the nodes that
+//! forward (a dumbbell of F flows: two Dijkstras and two rows, not 2F + 2 and a table of
+//! (2F + 2)^2 entries that missed the cache at every packet; an AODV mesh, which never asks: none),
+//! and the entries are the ones the all-pairs computation gives ([`shortest_paths`], kept for
+//! tests and small uses), bit for bit.
 //! The metric is the hop count (default) or the sum of propagation delays; ties are broken by
 //! hop count and then deterministically by the order links appear in the scenario, so the same
 //! scenario always yields the same routes. Explicit overrides (`node`, `destination`, `via`)
@@ -54,9 +56,13 @@ pub fn shortest_paths(node_count: usize, edges: &[Edge], metric: Metric) -> Vec<
 
 /// No slot: a destination outside the tracked set.
 const NO_SLOT: u32 = u32::MAX;
-/// Up to this many nodes every table is filled at construction (a flat array of at most
-/// 4 M entries: a lookup is one load).
-const DENSE_NODES: usize = 2_048;
+/// No first hop (in a row): the destination is unreachable, or the node itself.
+const NO_HOP: u32 = u32::MAX;
+/// Up to this many nodes every table is filled at construction (a flat array of at most 65,536
+/// entries of 12 bytes, 768 KiB: a lookup is one load into a table that mostly stays in cache).
+/// Above, a full table is the square of the nodes (48 MB at the 2,002 nodes of a 1,000-flow
+/// dumbbell, a cache miss at every packet) and is mostly never read: rows are computed on demand.
+const DENSE_NODES: usize = 256;
 
 /// What is known of one node's routes.
 enum NodeRoutes {
@@ -72,8 +78,9 @@ enum NodeRoutes {
         /// The node's connected component.
         component: u32,
     },
-    /// Routes to the tracked destinations (by slot), computed by Dijkstra from this node.
-    Row(Box<[Option<Route>]>),
+    /// First hops to the tracked destinations (by slot), computed by Dijkstra from this node:
+    /// indices into [`StaticRoutes::hops`] ([`NO_HOP`]: none).
+    Row(Box<[u32]>),
 }
 
 /// Static routes computed on demand: `route(node, destination)`.
@@ -82,17 +89,20 @@ enum NodeRoutes {
 /// directions routes every destination of its connected component through that edge, which is
 /// exactly what Dijkstra from it gives (its only first hop), at the cost of a union-find over
 /// the edges at construction. Any other node runs the same Dijkstra as [`shortest_paths`] (so
-/// the same routes and tie-breaks). Up to 2,048 nodes all tables are filled at construction, as
+/// the same routes and tie-breaks). Up to 256 nodes all tables are filled at construction, as
 /// one flat array; above, nothing is computed up front: a non-stub node gets a row on its first
-/// lookup, keeping the entries of the tracked destinations only (the flows' endpoints), and a
-/// lookup for an untracked destination is computed and remembered on its own. Overrides
-/// (`[[routing.routes]]`) replace computed entries (a node with an override is never a stub).
-/// So a dumbbell of F flows costs two Dijkstras (the routers), not 2F + 2, and above 2,048
-/// nodes memory grows with the nodes that forward times the tracked destinations.
+/// lookup, keeping the entries of the tracked destinations only (the flows' endpoints) as 4-byte
+/// indices of first hops, and a lookup for an untracked destination is computed and remembered
+/// on its own. Overrides (`[[routing.routes]]`) replace computed entries (a node with an override
+/// is never a stub). So a dumbbell of F flows costs two Dijkstras and two rows (the routers),
+/// and above 256 nodes memory grows with the nodes that forward times the tracked destinations.
 pub struct StaticRoutes {
     n: usize,
     edges: Vec<Edge>,
     adjacency: Vec<Vec<usize>>,
+    /// First hops the rows point to: one per edge (`Route { iface, next_hop: to }`, in edge
+    /// order), then the overrides' routes that are no edge's.
+    hops: Vec<Route>,
     metric: Metric,
     overrides: std::collections::HashMap<(u32, u32), Route>,
     /// Slot of each destination in the rows ([`NO_SLOT`]: not tracked).
@@ -106,7 +116,7 @@ pub struct StaticRoutes {
     component: Vec<u32>,
     /// Routes to untracked destinations, computed one at a time.
     extra: std::collections::HashMap<(u32, u32), Option<Route>>,
-    /// Small networks (up to 2,048 nodes): every table filled at construction,
+    /// Small networks (up to 256 nodes): every table filled at construction,
     /// `dense[node * n + d]`, so a lookup on the forwarding path is one load (stubs' tables
     /// filled from their component, the other nodes' by Dijkstra).
     dense: Option<Vec<Option<Route>>>,
@@ -114,7 +124,7 @@ pub struct StaticRoutes {
 
 impl StaticRoutes {
     /// Routes over `edges` among `node_count` nodes; `destinations` are the nodes packets are
-    /// mostly sent to (all nodes are tracked in networks of up to 2,048 nodes).
+    /// mostly sent to (all nodes are tracked in networks of up to 256 nodes).
     pub fn new(
         node_count: usize,
         edges: Vec<Edge>,
@@ -168,8 +178,15 @@ impl StaticRoutes {
             }
             flat
         });
+        let mut hops: Vec<Route> = edges.iter().map(|e| Route { iface: e.iface, next_hop: e.to }).collect();
+        for r in overrides.values() {
+            if !hops.contains(r) {
+                hops.push(*r);
+            }
+        }
         StaticRoutes {
             dense,
+            hops,
             n: node_count,
             edges,
             adjacency,
@@ -193,7 +210,8 @@ impl StaticRoutes {
             NodeRoutes::Row(row) => {
                 let slot = self.slot_of[destination.0 as usize];
                 if slot != NO_SLOT {
-                    return row[slot as usize];
+                    // NO_HOP is past the end: `get` is the test for "no route".
+                    return self.hops.get(row[slot as usize] as usize).copied();
                 }
             }
             &NodeRoutes::Stub { route, component } => {
@@ -213,19 +231,23 @@ impl StaticRoutes {
         {
             return r;
         }
-        let full = from_source(node.0 as usize, self.n, &self.edges, &self.adjacency, self.metric);
-        let entry = |d: NodeId| self.overrides.get(&(node.0, d.0)).copied().or(full[d.0 as usize]);
+        let full = first_edges(node.0 as usize, self.n, &self.edges, &self.adjacency, self.metric);
+        let hops = &self.hops;
+        let entry = |d: NodeId| match self.overrides.get(&(node.0, d.0)) {
+            Some(r) => hops.iter().position(|h| h == r).expect("overrides are among the hops") as u32,
+            None => full[d.0 as usize],
+        };
         if matches!(self.nodes[node.0 as usize], NodeRoutes::Unknown) {
-            let row: Box<[Option<Route>]> = self.tracked.iter().map(|&d| entry(d)).collect();
+            let row: Box<[u32]> = self.tracked.iter().map(|&d| entry(d)).collect();
             self.nodes[node.0 as usize] = NodeRoutes::Row(row);
         }
         if slot == NO_SLOT {
-            let r = entry(destination);
+            let r = self.hops.get(entry(destination) as usize).copied();
             self.extra.insert((node.0, destination.0), r);
             return r;
         }
         match &self.nodes[node.0 as usize] {
-            NodeRoutes::Row(row) => row[slot as usize],
+            NodeRoutes::Row(row) => self.hops.get(row[slot as usize] as usize).copied(),
             _ => unreachable!("a row was just computed"),
         }
     }
@@ -276,10 +298,20 @@ fn components(n: usize, edges: &[Edge]) -> Vec<u32> {
     (0..n as u32).map(|v| root(&mut parent, v)).collect()
 }
 
+/// Node `src`'s routes to every node (`None`: unreachable, or `src` itself).
 fn from_source(src: usize, n: usize, edges: &[Edge], adj: &[Vec<usize>], metric: Metric) -> Vec<Option<Route>> {
+    first_edges(src, n, edges, adj, metric)
+        .into_iter()
+        .map(|i| edges.get(i as usize).map(|e| Route { iface: e.iface, next_hop: e.to }))
+        .collect()
+}
+
+/// Dijkstra from `src`: the index of the first edge of the path to every node ([`NO_HOP`]:
+/// unreachable, or `src` itself).
+fn first_edges(src: usize, n: usize, edges: &[Edge], adj: &[Vec<usize>], metric: Metric) -> Vec<u32> {
     // Cost = (metric value, hops, discovery order); the first hop is inherited along the tree.
     let mut best: Vec<Option<(u64, u32)>> = vec![None; n];
-    let mut first: Vec<Option<Route>> = vec![None; n];
+    let mut first: Vec<u32> = vec![NO_HOP; n];
     let mut heap = BinaryHeap::new();
     best[src] = Some((0, 0));
     heap.push(Reverse((0u64, 0u32, src)));
@@ -297,12 +329,12 @@ fn from_source(src: usize, n: usize, edges: &[Edge], adj: &[Vec<usize>], metric:
             let cand = (cost + step, hops + 1);
             if best[v].is_none_or(|b| cand < b) {
                 best[v] = Some(cand);
-                first[v] = if u == src { Some(Route { iface: e.iface, next_hop: e.to }) } else { first[u] };
+                first[v] = if u == src { ei as u32 } else { first[u] };
                 heap.push(Reverse((cand.0, cand.1, v)));
             }
         }
     }
-    first[src] = None;
+    first[src] = NO_HOP;
     first
 }
 
@@ -533,6 +565,50 @@ mod tests {
                 let stubs = r.nodes.iter().filter(|n| matches!(n, NodeRoutes::Stub { .. })).count();
                 prop_assert_eq!(stubs + r.rows_computed(), c.n as usize);
             }
+        }
+    }
+
+    #[test]
+    fn networks_above_the_dense_size_equal_all_pairs() {
+        // 300 nodes (above the dense size): a core of 40 nodes on random links with random
+        // delays, 260 hosts on one access link each (to the core or to an earlier host), and
+        // overrides at core nodes and at a host (one of them a route that is no edge's).
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let mut edges = Vec::new();
+        for i in 0..120u32 {
+            edges.extend(edge(i, next(40) as u32, next(40) as u32, 1 + next(4)));
+        }
+        for h in 40..300u32 {
+            edges.extend(edge(200 + h, h, next(h as u64) as u32, 1 + next(3)));
+        }
+        let odd = Route { iface: Iface::Wifi(7), next_hop: NodeId(3) };
+        let overrides = [
+            (edges[0].from, NodeId(250), Route { iface: edges[0].iface, next_hop: edges[0].to }),
+            (edges[10].from, NodeId(7), Route { iface: edges[10].iface, next_hop: edges[10].to }),
+            (NodeId(120), NodeId(5), Route { iface: edges[5].iface, next_hop: edges[5].to }),
+            (NodeId(9), NodeId(299), odd),
+        ];
+        for metric in [Metric::Hops, Metric::Delay] {
+            let mut want = shortest_paths(300, &edges, metric);
+            for &(a, d, r) in &overrides {
+                want[a.0 as usize][d.0 as usize] = Some(r);
+            }
+            let tracked = [NodeId(41), NodeId(250), NodeId(299), NodeId(5)];
+            let mut r = StaticRoutes::new(300, edges.clone(), metric, overrides, tracked);
+            assert!(r.dense.is_none(), "300 nodes are above the dense size");
+            for a in 0..300u32 {
+                for d in 0..300u32 {
+                    assert_eq!(r.route(NodeId(a), NodeId(d)), want[a as usize][d as usize], "{a} -> {d}");
+                }
+            }
+            let rows: usize = r.nodes.iter().map(|n| if let NodeRoutes::Row(row) = n { row.len() } else { 0 }).sum();
+            assert_eq!(rows, 4 * r.rows_computed(), "rows keep the tracked destinations only");
         }
     }
 

@@ -516,6 +516,19 @@ impl World {
         if self.endpoints.legs.is_empty() {
             return Vec::new();
         }
+        // Data packets alive at the end per (flow, sending port), copies excluded: one pass over
+        // the live packets for all legs (a pass per leg was legs x packets).
+        let mut counted: Vec<u64> = copies.to_vec();
+        counted.sort_unstable();
+        let mut alive: std::collections::HashMap<(u32, u32), u64> = std::collections::HashMap::new();
+        for p in self.packets.iter_live() {
+            if let Transport::Tcp(h) = p.transport
+                && p.payload > 0
+                && counted.binary_search(&p.uid).is_err()
+            {
+                *alive.entry((p.flow.0, h.src_port)).or_default() += 1;
+            }
+        }
         let mut order: Vec<usize> = (0..self.endpoints.legs.len()).collect();
         order.sort_by_key(|&i| self.endpoints.legs[i].flow);
         let mut out = Vec::with_capacity(order.len());
@@ -536,17 +549,7 @@ impl World {
                 Delivery::Relay { sender } => self.tcp_sender(sender).and_then(|x| x.relay.as_deref()),
                 Delivery::Flow => None,
             };
-            let fid = FlowId(l.flow);
-            let in_flight = self
-                .packets
-                .iter_live()
-                .filter(|p| {
-                    p.flow == fid
-                        && p.payload > 0
-                        && !copies.contains(&p.uid)
-                        && matches!(p.transport, Transport::Tcp(h) if h.src_port == l.sender)
-                })
-                .count() as u64;
+            let in_flight = alive.get(&(l.flow, l.sender)).copied().unwrap_or(0);
             let nan = f64::NAN;
             out.push(ConnectionReport {
                 flow: f.config.name.clone(),

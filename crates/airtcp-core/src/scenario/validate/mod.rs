@@ -88,15 +88,23 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
 }
 
 /// Joins a parent path and a child key.
+///
+/// Every field of every entry gets its path joined, error or not (250,000 joins at 10,000 flows),
+/// so the strings are concatenated directly: `format!` cost about 790 instructions a join.
 pub(super) fn join(parent: &str, child: &str) -> String {
     if parent.is_empty() {
         child.to_string()
     } else if child.is_empty() || child == "." {
         parent.to_string()
-    } else if child.starts_with('[') {
-        format!("{parent}{child}")
     } else {
-        format!("{parent}.{child}")
+        let dot = !child.starts_with('[');
+        let mut s = String::with_capacity(parent.len() + usize::from(dot) + child.len());
+        s.push_str(parent);
+        if dot {
+            s.push('.');
+        }
+        s.push_str(child);
+        s
     }
 }
 
@@ -379,5 +387,19 @@ impl Validator<'_> {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod join_tests {
+    use super::join;
+
+    #[test]
+    fn paths_join_as_written_in_messages() {
+        assert_eq!(join("", "seed"), "seed");
+        assert_eq!(join("flows[3]", ""), "flows[3]");
+        assert_eq!(join("flows[3]", "."), "flows[3]");
+        assert_eq!(join("schemes[0].flows", "[2]"), "schemes[0].flows[2]");
+        assert_eq!(join("flows[3]", "transport.mss"), "flows[3].transport.mss");
     }
 }
