@@ -23,24 +23,12 @@ fn ber_for_fer(fer: f64) -> f64 {
 fn scenario(model: &str, hack: bool, duration: &str) -> String {
     let (tcp_hack, scheme) =
         if hack { (", hack = true", "[[schemes]]\ntype = \"hack\"\nname = \"hack-sta\"\nnode = \"sta\"\n") } else { ("", "") };
+    let nodes = common::server_ap_sta(30, "100Mbps", "10ms");
     format!(
         r#"
 [simulation]
 duration = "{duration}"
-[[nodes]]
-name = "server"
-[[nodes]]
-name = "ap"
-position = [0, 0]
-[[nodes]]
-name = "sta"
-position = [30, 0]
-[[links]]
-a = "server"
-b = "ap"
-rate = "100Mbps"
-delay = "10ms"
-[[links]]
+{nodes}[[links]]
 a = "sta"
 b = "server"
 rate = "100Mbps"

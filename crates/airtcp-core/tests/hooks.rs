@@ -26,24 +26,12 @@ fn scenario(extra: &str) -> String {
 }
 
 fn scenario_lasting(extra: &str, secs: u64) -> String {
+    let nodes = common::server_ap_sta(30, "100Mbps", "10ms");
     format!(
         r#"
 [simulation]
 duration = "{secs}s"
-[[nodes]]
-name = "server"
-[[nodes]]
-name = "ap"
-position = [0, 0]
-[[nodes]]
-name = "sta"
-position = [30, 0]
-[[links]]
-a = "server"
-b = "ap"
-rate = "100Mbps"
-delay = "10ms"
-[wireless]
+{nodes}[wireless]
 preset = "80211b"
 mode = "infrastructure"
 ap = "ap"

@@ -12,25 +12,13 @@ use airtcp_core::stats::DropCause;
 /// no frame errors: the AP's interface is the bottleneck (about 4 Mb/s of TCP goodput).
 fn cell(cc: &str, cw: bool) -> String {
     let cw = if cw { "[[schemes]]\ntype = \"jersey_cw\"\nname = \"cw\"\nnode = \"ap\"\n" } else { "" };
+    let nodes = common::server_ap_sta(20, "10Mbps", "20ms");
     format!(
         r#"
 [simulation]
 duration = "40s"
 warmup = "5s"
-[[nodes]]
-name = "server"
-[[nodes]]
-name = "ap"
-position = [0, 0]
-[[nodes]]
-name = "sta"
-position = [20, 0]
-[[links]]
-a = "server"
-b = "ap"
-rate = "10Mbps"
-delay = "20ms"
-[wireless]
+{nodes}[wireless]
 preset = "80211b"
 mode = "infrastructure"
 ap = "ap"

@@ -14,24 +14,12 @@ fn counter(r: &RunResult, name: &str) -> u64 {
 /// frames; the station's ACKs and ELNs cross the air back to the AP.
 fn scenario(p: f64, lhp: bool) -> String {
     let scheme = if lhp { "[[schemes]]\ntype = \"lhp\"\nname = \"lhp-ap\"\nnode = \"ap\"\n" } else { "" };
+    let nodes = common::server_ap_sta(20, "10Mbps", "10ms");
     format!(
         r#"
 [simulation]
 duration = "30s"
-[[nodes]]
-name = "server"
-[[nodes]]
-name = "ap"
-position = [0, 0]
-[[nodes]]
-name = "sta"
-position = [20, 0]
-[[links]]
-a = "server"
-b = "ap"
-rate = "10Mbps"
-delay = "10ms"
-[wireless]
+{nodes}[wireless]
 preset = "80211b"
 mode = "infrastructure"
 ap = "ap"

@@ -79,25 +79,13 @@ fn ecn_capable_packets_are_marked_not_dropped_early() {
 /// A downlink bulk TCP flow server --10 Mb/s, 20 ms-- AP ~ 802.11b ~ station, the AP's
 /// interface the bottleneck; `ap_queue` is the AP's `[[wireless.station]]` queue.
 fn cell(ecn: bool, ap_queue: &str) -> String {
+    let nodes = common::server_ap_sta(20, "10Mbps", "20ms");
     format!(
         r#"
 [simulation]
 duration = "30s"
 warmup = "5s"
-[[nodes]]
-name = "server"
-[[nodes]]
-name = "ap"
-position = [0, 0]
-[[nodes]]
-name = "sta"
-position = [20, 0]
-[[links]]
-a = "server"
-b = "ap"
-rate = "10Mbps"
-delay = "20ms"
-[wireless]
+{nodes}[wireless]
 preset = "80211b"
 mode = "infrastructure"
 ap = "ap"

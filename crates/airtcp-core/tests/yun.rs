@@ -32,24 +32,12 @@ fn eq2_eln(p: f64, l: u32) -> f64 {
 /// the server so that its TCP ACKs do not contend with the AP (the slotted model of section 3.3
 /// has no collisions: every failed attempt is a frame error).
 fn overhead_scenario(p: f64, l: u32, duration: &str) -> String {
+    let nodes = common::server_ap_sta(30, "100Mbps", "10ms");
     format!(
         r#"
 [simulation]
 duration = "{duration}"
-[[nodes]]
-name = "server"
-[[nodes]]
-name = "ap"
-position = [0, 0]
-[[nodes]]
-name = "sta"
-position = [30, 0]
-[[links]]
-a = "server"
-b = "ap"
-rate = "100Mbps"
-delay = "10ms"
-[[links]]
+{nodes}[[links]]
 a = "sta"
 b = "server"
 rate = "100Mbps"
@@ -83,24 +71,12 @@ node = "ap"
 }
 
 fn outage_scenario(elsn: &str, hold: &str) -> String {
+    let nodes = common::server_ap_sta(30, "10Mbps", "10ms");
     format!(
         r#"
 [simulation]
 duration = "300s"
-[[nodes]]
-name = "server"
-[[nodes]]
-name = "ap"
-position = [0, 0]
-[[nodes]]
-name = "sta"
-position = [30, 0]
-[[links]]
-a = "server"
-b = "ap"
-rate = "10Mbps"
-delay = "10ms"
-[wireless]
+{nodes}[wireless]
 preset = "80211b"
 mode = "infrastructure"
 ap = "ap"

@@ -85,3 +85,13 @@ pub fn assert_error_cases<'a>(cases: impl IntoIterator<Item = (&'a str, String, 
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The nodes and wired link of a one-station infrastructure cell: a wired `server` connected to
+/// the access point `ap` at the origin (link `rate`, one-way `delay`), and a station `sta` at
+/// `sta_x` metres on the x axis. The caller adds `[wireless]` (with `ap = "ap"`) and flows.
+pub fn server_ap_sta(sta_x: u32, rate: &str, delay: &str) -> String {
+    format!(
+        "[[nodes]]\nname = \"server\"\n[[nodes]]\nname = \"ap\"\nposition = [0, 0]\n[[nodes]]\nname = \"sta\"\n\
+         position = [{sta_x}, 0]\n[[links]]\na = \"server\"\nb = \"ap\"\nrate = \"{rate}\"\ndelay = \"{delay}\"\n"
+    )
+}
