@@ -154,6 +154,23 @@ pub struct RedConfig {
     pub mean_packet_size: u32,
 }
 
+impl RedConfig {
+    /// The queue's parameters on an interface sending at `rate_bps` (a wired link's rate or a
+    /// radio's data rate): the typical packet time is `mean_packet_size` at that rate.
+    pub fn params(&self, rate_bps: u64) -> crate::net::queue::red::RedParams {
+        crate::net::queue::red::RedParams {
+            min_th: self.min_th,
+            max_th: self.max_th,
+            max_p: self.max_p,
+            w_q: self.w_q,
+            gentle: self.gentle,
+            ecn: self.ecn,
+            bytes: self.bytes,
+            typical_tx: SimTime::transmission(self.mean_packet_size as u64, rate_bps),
+        }
+    }
+}
+
 /// Routing configuration.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct RoutingConfig {

@@ -5,7 +5,7 @@ use crate::app::{AppModel, Source};
 use crate::errmodel::LossProcess;
 use crate::kernel::{Scheduler, Timer};
 use crate::net::queue::Queue;
-use crate::net::queue::red::{Red, RedParams};
+use crate::net::queue::red::Red;
 use crate::net::routing::{Edge, StaticRoutes};
 use crate::net::{Channel, ChannelCounters, ChannelId, Iface, Node, Route};
 use crate::packet::{Ecn, FlowId, NodeId, PacketPool};
@@ -23,16 +23,7 @@ fn build_channel(link: &LinkConfig, dir: usize, cfg: &DirConfig, nodes: &[String
     let dir_name = format!("{}->{}", nodes[from.0 as usize], nodes[to.0 as usize]);
     let prefix = format!("links/{}/{}", link.name, dir_name);
     let red = cfg.queue.red.map(|r| {
-        let params = RedParams {
-            min_th: r.min_th,
-            max_th: r.max_th,
-            max_p: r.max_p,
-            w_q: r.w_q,
-            gentle: r.gentle,
-            ecn: r.ecn,
-            bytes: r.bytes,
-            typical_tx: SimTime::transmission(r.mean_packet_size as u64, link.rate_bps),
-        };
+        let params = r.params(link.rate_bps);
         Red::new(params, rngs.stream(&format!("{prefix}/red")))
     });
     Channel {

@@ -1,7 +1,6 @@
 //! Validation of the `[wireless]` section and node positions.
 
 use super::{Validator, join};
-use crate::net::queue::red::RedParams;
 use crate::net::routing::Edge;
 use crate::packet::NodeId;
 use crate::scenario::config::{WirelessConfig, WirelessMode};
@@ -642,16 +641,7 @@ impl Validator<'_> {
                 let q = self.decode::<RawRed>(raw, path)?;
                 limit_here(self, &q.limit);
                 let r = self.red(&q, path)?;
-                Some(Discipline::Red(RedParams {
-                    min_th: r.min_th,
-                    max_th: r.max_th,
-                    max_p: r.max_p,
-                    w_q: r.w_q,
-                    gentle: r.gentle,
-                    ecn: r.ecn,
-                    bytes: r.bytes,
-                    typical_tx: SimTime::transmission(r.mean_packet_size as u64, p.phy.data_rate_bps),
-                }))
+                Some(Discipline::Red(r.params(p.phy.data_rate_bps)))
             }
             _ => {
                 self.errs.push(join(path, "type"), raw.get("type").map(show), ALLOWED);
