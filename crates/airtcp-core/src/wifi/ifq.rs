@@ -185,7 +185,8 @@ impl Ifq {
         true
     }
 
-    /// Takes the head packet. Finding none marks the queue idle for RED.
+    /// Takes the head packet. Finding none marks the queue idle for RED from the first time the
+    /// MAC finds it empty (the MAC may ask its empty queue several times).
     #[inline]
     pub fn dequeue(&mut self, now: SimTime) -> Option<Queued> {
         let q = match &mut self.fifo {
@@ -193,7 +194,9 @@ impl Ifq {
             Store::RoundRobin(r) => r.pop(),
         };
         let Some(q) = q else {
-            if let Some(red) = &mut self.red {
+            if let Some(red) = &mut self.red
+                && !red.is_idle()
+            {
                 red.note_idle(now);
             }
             return None;
@@ -368,7 +371,7 @@ mod tests {
                 }
             } else {
                 let w = wired.dequeue(t);
-                if w.is_none() {
+                if w.is_none() && !wired.red().is_some_and(|r| r.is_idle()) {
                     wired.note_idle(t);
                 }
                 assert_eq!(ifq.dequeue(t).map(|q| q.id), w);

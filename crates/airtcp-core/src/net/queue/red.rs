@@ -91,9 +91,15 @@ impl Red {
     }
 
     /// Tells RED the link went idle with an empty queue at `now`. A repeated call before the next
-    /// arrival keeps the first idle time (an 802.11 MAC may ask its empty queue several times).
+    /// arrival moves the idle time to the latest call, as ns-2.35's `REDQueue::deque` does on
+    /// every empty dequeue (the wired link layer asks its empty queue again while it waits).
     pub fn note_idle(&mut self, now: SimTime) {
-        self.idle_since.get_or_insert(now);
+        self.idle_since = Some(now);
+    }
+
+    /// Whether RED counts the queue as idle (emptied, no arrival since).
+    pub fn is_idle(&self) -> bool {
+        self.idle_since.is_some()
     }
 
     /// Updates the average for an arrival that finds `q` (packets or bytes) waiting.
