@@ -3,6 +3,7 @@
 //! that entry only; unit, range and reference problems are all collected.
 
 mod aodv;
+mod borrowed;
 mod capture;
 mod flows;
 mod link_layer;
@@ -148,12 +149,28 @@ struct Validator<'a> {
 
 impl Validator<'_> {
     /// Decodes a raw value into a schema struct; a structural error is reported at its full path.
+    ///
+    /// A valid value is decoded by reference ([`borrowed::decode_ref`]: no copy, no path
+    /// tracking); only a value that does not decode is copied and decoded again by the general
+    /// path, which writes the message.
     fn decode<T: DeserializeOwned>(&mut self, value: &toml::Value, path: &str) -> Option<T> {
-        self.decode_owned(value.clone(), path)
+        if let Some(t) = borrowed::decode_ref(value) {
+            return Some(t);
+        }
+        self.decode_general(value.clone(), path)
     }
 
-    /// [`Validator::decode`] of a value the caller no longer needs (no copy).
+    /// [`Validator::decode`] of a value the caller no longer needs.
     fn decode_owned<T: DeserializeOwned>(&mut self, value: toml::Value, path: &str) -> Option<T> {
+        if let Some(t) = borrowed::decode_ref(&value) {
+            return Some(t);
+        }
+        self.decode_general(value, path)
+    }
+
+    /// The general path of [`Validator::decode`]: `serde_path_to_error` over toml's own
+    /// deserializer, which reports a structural error at its full path.
+    fn decode_general<T: DeserializeOwned>(&mut self, value: toml::Value, path: &str) -> Option<T> {
         match serde_path_to_error::deserialize::<_, T>(value) {
             Ok(t) => Some(t),
             Err(e) => {
