@@ -1,6 +1,6 @@
 //! Validation of flows: endpoints, timing, transport and application.
 
-use super::{Validator, join};
+use super::{Validator, entry_path, join};
 use crate::app::{AppModel, CbrParams, ParetoParams};
 use crate::packet::{IP_HEADER_BYTES, UDP_HEADER_BYTES};
 use crate::scenario::config::{FlowConfig, TransportConfig};
@@ -16,10 +16,10 @@ const DEFAULT_PAYLOAD: u32 = 1000;
 
 impl Validator<'_> {
     pub(super) fn flows(&mut self, raw: Vec<toml::Value>, duration: SimTime) -> Vec<FlowConfig> {
-        let mut out = Vec::new();
-        let mut seen = HashMap::new();
+        let mut out = Vec::with_capacity(raw.len());
+        let mut seen = HashMap::with_capacity(raw.len());
         for (i, r) in raw.into_iter().enumerate() {
-            let path = format!("flows[{i}]");
+            let path = entry_path("flows", i);
             let Some(f) = self.decode_owned::<RawFlow>(r, &path) else { continue };
             let before = self.errs.len();
             let name = f.name.clone().unwrap_or_else(|| format!("flow{i}"));

@@ -1,6 +1,6 @@
 //! Validation of links, queues, outputs and route reachability.
 
-use super::{Validator, join};
+use super::{Validator, entry_path, join};
 use crate::net::node::Iface;
 use crate::net::routing::{Edge, StaticRoutes};
 use crate::net::{ChannelId, Route};
@@ -15,10 +15,10 @@ pub(super) const DEFAULT_QUEUE_LIMIT: Amount = Amount::Packets(50);
 
 impl Validator<'_> {
     pub(super) fn links(&mut self, raw: Vec<toml::Value>) -> Vec<LinkConfig> {
-        let mut out = Vec::new();
-        let mut seen = HashMap::new();
+        let mut out = Vec::with_capacity(raw.len());
+        let mut seen = HashMap::with_capacity(raw.len());
         for (i, r) in raw.into_iter().enumerate() {
-            let path = format!("links[{i}]");
+            let path = entry_path("links", i);
             let Some(l) = self.decode_owned::<RawLink>(r, &path) else { continue };
             let name = l.name.clone().unwrap_or_else(|| format!("{}-{}", l.a, l.b));
             let before = self.errs.len();
