@@ -282,6 +282,8 @@ def main() -> None:
             f"{'':30s} CPU time: this (parent) process {parent_cpu:.1f} s ({parent_cpu / runs * 1e3:.2f} ms per run), "
             f"worker processes {kids_cpu:.1f} s ({kids_cpu / runs * 1e3:.2f} ms per run)"
         )
+    if not tables:
+        return
     first = next(iter(tables.values()))
     for t in tables.values():
         pd.testing.assert_frame_equal(t, first, check_exact=True)
