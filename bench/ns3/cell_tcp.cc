@@ -1,4 +1,5 @@
-// ns-3.37 side of the cell curve (bench/scaling, issue 19): a wired server (100 Mb/s, 10 ms
+// ns-3 side (ns-3.44 from PyPI or Debian's ns-3.37: bench/ns3/build.sh) of the
+// cell curve (bench/scaling, issue 19): a wired server (100 Mb/s, 10 ms
 // point-to-point link) behind an 802.11b AP (11 Mb/s data, 1 Mb/s control, long preamble, RTS/CTS
 // off, 50-packet drop-tail MAC queue, no queue disc), N stations on a circle of 50 m around it,
 // each downloading with one bulk TCP SACK flow (1460 B segments, window 64 segments, ns-2's RTO
@@ -59,8 +60,15 @@ int main(int argc, char* argv[]) {
     phy.SetChannel(chan.Create());
     phy.Set("TxPowerStart", DoubleValue(24.5));
     phy.Set("TxPowerEnd", DoubleValue(24.5));
-    phy.Set("RxSensitivity", DoubleValue(-64.374));
+    // ns-2's thresholds: CSThresh_ 1.559e-11 W (-78.07 dBm, 550 m) below which a signal is ignored,
+    // RXThresh_ 3.652e-10 W (-64.374 dBm, 250 m) below which a frame is sensed but not received.
+    // In ns-3 the first is RxSensitivity (YansWifiChannel drops weaker signals altogether: no
+    // reception, no interference, no CCA) and CcaEdThreshold, the second the preamble detection's
+    // MinimumRssi. (RxSensitivity = -64.374, as these programs had it, silenced every radio beyond
+    // 250 m, so a chain's radios two hops apart were hidden from each other.)
+    phy.Set("RxSensitivity", DoubleValue(-78.07));
     phy.Set("CcaEdThreshold", DoubleValue(-78.07));
+    phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel", "MinimumRssi", DoubleValue(-64.374));
     Ssid ssid("airtcp");
     WifiMacHelper mac;
     mac.SetType("ns3::StaWifiMac", "Ssid", SsidValue(ssid));

@@ -1,4 +1,5 @@
-// ns-3.37 side of the chain curve (bench/scaling, issue 19): one TCP NewReno bulk flow (window 20
+// ns-3 side (ns-3.44 from PyPI or Debian's ns-3.37: bench/ns3/build.sh) of the
+// chain curve (bench/scaling, issue 19): one TCP NewReno bulk flow (window 20
 // segments of 1460 B, ns-2's RTO settings, tcp_ns2.h) over a static chain of H hops, radios 200 m
 // apart, ns-2 WaveLAN defaults (2 Mb/s data, 1 Mb/s control, 24.5 dBm, 914 MHz two-ray ground,
 // 250 m decode / 550 m carrier-sense range), RTS/CTS off, 50-packet drop-tail MAC queue, AODV with
@@ -50,8 +51,15 @@ int main(int argc, char* argv[]) {
     phy.SetChannel(chan.Create());
     phy.Set("TxPowerStart", DoubleValue(24.5));
     phy.Set("TxPowerEnd", DoubleValue(24.5));
-    phy.Set("RxSensitivity", DoubleValue(-64.374));  // 3.652e-10 W: 250 m
-    phy.Set("CcaEdThreshold", DoubleValue(-78.07));  // 1.559e-11 W: 550 m
+    // ns-2's thresholds: CSThresh_ 1.559e-11 W (-78.07 dBm, 550 m) below which a signal is ignored,
+    // RXThresh_ 3.652e-10 W (-64.374 dBm, 250 m) below which a frame is sensed but not received.
+    // In ns-3 the first is RxSensitivity (YansWifiChannel drops weaker signals altogether: no
+    // reception, no interference, no CCA) and CcaEdThreshold, the second the preamble detection's
+    // MinimumRssi. (RxSensitivity = -64.374, as these programs had it, silenced every radio beyond
+    // 250 m, so a chain's radios two hops apart were hidden from each other.)
+    phy.Set("RxSensitivity", DoubleValue(-78.07));
+    phy.Set("CcaEdThreshold", DoubleValue(-78.07));
+    phy.SetPreambleDetectionModel("ns3::ThresholdPreambleDetectionModel", "MinimumRssi", DoubleValue(-64.374));
     WifiMacHelper mac;
     mac.SetType("ns3::AdhocWifiMac");
     NetDeviceContainer devs = wifi.Install(phy, mac, nodes);

@@ -1,4 +1,5 @@
-// ns-3.37 side of the dumbbell curve (bench/scaling, issue 19): F bulk TCP SACK flows (window 64
+// ns-3 side (ns-3.44 from PyPI or Debian's ns-3.37: bench/ns3/build.sh) of the
+// dumbbell curve (bench/scaling, issue 19): F bulk TCP SACK flows (window 64
 // segments of 1460 B, ns-2's RTO settings, tcp_ns2.h), sender i -> r1 and r2 -> receiver i on
 // 100 Mb/s, 1 ms links, r1 -> r2 a 100 Mb/s, 20 ms bottleneck with a drop-tail queue of max(100, F)
 // packets in each direction (no queue discs anywhere: the device queues are the only queues, as

@@ -1,5 +1,5 @@
 // TCP settings shared by the ns-3 scaling programs (cell_tcp, chain_tcp, dumbbell_tcp): as close
-// to ns-2.35's Agent/TCP (Sack1 or Newreno) with a TCPSink as ns-3.37 allows. ns-2 / airtcp
+// to ns-2.35's Agent/TCP (Sack1 or Newreno) with a TCPSink as ns-3 (3.37, 3.44) allows. ns-2 / airtcp
 // ("ns2" TCP preset) -> ns-3:
 //   Reno-style congestion control, RFC 2018 SACK (Sack1; Newreno: none) -> TcpNewReno, Sack on
 //     (off), classic recovery (fast retransmit / fast recovery, no PRR);

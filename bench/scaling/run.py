@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The three scaling curves of issue 19, airtcp side by side with ns-2.35 (and ns-3.37, --ns3).
+"""The three scaling curves of issue 19, airtcp side by side with ns-2.35 (and ns-3, --ns3).
 
 Curves (scenarios from gen.py; the ns-2 scripts take the same parameters):
   cell      N stations in an 802.11b infrastructure cell, each downloading with TCP SACK
@@ -7,8 +7,10 @@ Curves (scenarios from gen.py; the ns-2 scripts take the same parameters):
   chain     an H-hop 802.11 chain (2 Mb/s WaveLAN, AODV), one TCP NewReno flow
             (ns-2: chain.tcl H 0 DURATION, bench/ns2/chain_tcp.tcl with a larger grid)
   dumbbell  F TCP SACK flows sharing a 100 Mb/s bottleneck (ns-2: dumbbell.tcl)
-ns-3.37 (--ns3): bench/ns3/cell_tcp, chain_tcp, dumbbell_tcp, the same setups (built by
-bench/ns3/build.sh; skipped with a message when they are not built).
+ns-3 (--ns3): bench/ns3/cell_tcp, chain_tcp, dumbbell_tcp, the same setups, built by
+bench/ns3/build.sh against ns-3.44 from PyPI (--wheel, the default) or Debian's ns-3.37 (--debian);
+bench/ns3/BUILT_WITH names the one used and is printed with the ns-3 columns. Skipped with a
+message when the programs are not built: ns-3 is a bench-only reference, never needed by airtcp.
 
 For every point: both simulators run as paired, interleaved whole processes on the same machine
 (--reps rounds of airtcp then ns-2; CPU time = user + sys of the whole process from its rusage;
@@ -22,7 +24,7 @@ run, without reading the file and printing the result) are reported too. Growth 
 log-log slopes of CPU time against size between the first and the last point.
 
 Needs: ns2 (apt-get install ns2) and `cargo build --release -p airtcp-cli` (or --sim PATH);
-for --ns3: apt-get install libns3-dev libgsl-dev g++ && bench/ns3/build.sh.
+for --ns3: g++ and bench/ns3/build.sh (pip-installs the pinned ns-3 wheel into bench/ns3/.venv).
 Usage: bench/scaling/run.py [--curve cell|chain|dumbbell|all] [--sizes 1,10,100] [--reps 3]
                             [--ns2-max SIZE] [--no-ns2] [--ns3] [--ns3-max SIZE] [--ns3-reps 1]
                             [--json out.json]
@@ -53,6 +55,16 @@ NS3_CMD = {
 }
 #: ns-3 run numbers tried at a point before it is reported as crashed (see run_ns3).
 NS3_SEEDS = 4
+
+
+def ns3_built_with():
+    """Which ns-3 the programs were built against (bench/ns3/BUILT_WITH, written by build.sh)."""
+    try:
+        with open(os.path.join(NS3, "BUILT_WITH")) as f:
+            return f.read().strip()
+    except OSError:
+        return "ns-3 (unknown build: bench/ns3/BUILT_WITH is missing)"
+
 
 CURVES = {
     # name: (default sizes, simulated seconds, ns-2 command)
@@ -122,7 +134,7 @@ def run_ns3(cmd):
     except RuntimeError as e:
         # Debian's ns-3.37 TCP crashes in some runs (TcpSocketBase::SendDataPacket asks the send
         # buffer for an empty segment and TcpRateLinux::SkbSent dereferences the missing item;
-        # docs/performance.md): reported, never hidden.
+        # docs/performance.md; ns-3.44 from PyPI did not crash): reported, never hidden.
         print(f"ns-3 run failed: {' '.join(cmd)}: {e}", file=sys.stderr)
         return None
     line = [ln for ln in out.splitlines() if re.match(r"^\d+ \S+ \d+ [\d.]+ \d+$", ln)][-1].split()
@@ -159,7 +171,7 @@ def main():
     ap.add_argument("--ns2-max", type=int, default=None, help="largest size at which ns-2 runs")
     ap.add_argument("--tol", type=float, default=0.05, help="largest relative goodput difference")
     ap.add_argument("--no-ns2", action="store_true")
-    ap.add_argument("--ns3", action="store_true", help="also run ns-3.37 (bench/ns3/*_tcp)")
+    ap.add_argument("--ns3", action="store_true", help="also run ns-3 (bench/ns3/*_tcp, bench/ns3/build.sh)")
     ap.add_argument("--ns3-max", type=int, default=None, help="largest size at which ns-3 runs")
     ap.add_argument("--ns3-reps", type=int, default=1, help="ns-3 runs per point")
     ap.add_argument("--sim", default=os.path.join(ROOT, "target", "release", "airtcp-sim"))
@@ -179,9 +191,11 @@ def main():
             if a.ns3 and not os.access(NS3_CMD[c](1, dur)[0], os.X_OK):
                 print(
                     f"ns-3 skipped for {c}: {NS3_CMD[c](1, dur)[0]} is not built "
-                    "(apt-get install libns3-dev libgsl-dev g++; bench/ns3/build.sh)"
+                    "(bench/ns3/build.sh: needs g++ and pip; ns-3 is a bench-only reference)"
                 )
                 ns3_ok = False
+            elif ns3_ok:
+                print(f"ns-3 columns: {ns3_built_with()}")
             print(f"\n## {c} ({dur} s simulated)\n")
             header = ["size", "airtcp kb/s", "ns-2 kb/s", "diff", "airtcp CPU s", "ns-2 CPU s", "ns-2 / airtcp"]
             if ns3_ok:
@@ -264,6 +278,7 @@ def main():
             )
             results[c] = {
                 "duration_s": dur,
+                "ns3_built_with": ns3_built_with() if ns3_ok else None,
                 "points": pts,
                 "exponent_airtcp": ex_a,
                 "exponent_ns2": ex_n,
