@@ -177,7 +177,21 @@ impl<E> Scheduler<E> {
         let seq = self.next_seq;
         self.next_seq += 1;
         let entry = Entry::new(at, seq, event);
-        if (at.0 as u128) < self.horizon {
+        // The common case inline: due in the current window before every entry of the run (a
+        // transmission's end, a short timer), so its place is the run's end.
+        if (at.0 as u128) < self.horizon && self.run.last().is_none_or(|l| l.key < entry.key) {
+            self.run.push(entry);
+        } else {
+            self.schedule_other(entry);
+        }
+    }
+
+    /// Files an entry that is not due before the whole run: [`Scheduler::schedule_near`] or
+    /// [`Scheduler::schedule_far`]. Out of line, so that `schedule_at` inlines at its call
+    /// sites.
+    #[inline(never)]
+    fn schedule_other(&mut self, entry: Entry<E>) {
+        if (entry.time().0 as u128) < self.horizon {
             self.schedule_near(entry);
         } else {
             self.schedule_far(entry);
@@ -191,7 +205,7 @@ impl<E> Scheduler<E> {
     /// nothing in the order. (Issue 19: a heap push and its pop cost about 110 instructions at a
     /// small wired run, a short scan from the run's end and a move of its few earlier entries
     /// a fraction of that.)
-    #[inline(always)]
+    #[inline]
     fn schedule_near(&mut self, entry: Entry<E>) {
         let run = &self.run;
         let n = run.len();
@@ -212,14 +226,13 @@ impl<E> Scheduler<E> {
 
     /// Files an entry due at or after the horizon: into the wheel or the overflow heap. If
     /// nothing is pending, the current window is first moved to the clock's (the heap then takes
-    /// the entry if it is due in it). Out of line, so that `schedule_at` (a comparison and a heap
-    /// push) inlines at its call sites.
+    /// the entry if it is due in it).
     ///
     /// (Before issue 19's last kernel step the horizon moved to the end of the *entry's* window:
     /// the first event of a run, a flow starting at 1 s or a sampler at 3 s, put the horizon
     /// there, and every event scheduled until then went into the heap, which grew to the whole
     /// set of pending events.)
-    #[inline(never)]
+    #[inline(always)]
     fn schedule_far(&mut self, entry: Entry<E>) {
         let t = entry.time().0 as u128;
         if self.heap.is_empty() && self.run.is_empty() && self.wheel.len() == 0 && self.overflow.is_empty() {
