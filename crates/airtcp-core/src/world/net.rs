@@ -143,6 +143,15 @@ impl World {
     #[inline(always)]
     fn channel_send(&mut self, ch: ChannelId, id: PacketId) {
         let now = self.sched.now();
+        // An idle transmitter with an empty plain queue (no RED, no series, no link layer, no
+        // trace): the packet passes the queue and starts at once, as the general path below
+        // does with an enqueue and a dequeue at the same instant (`Queue::pass_through`).
+        let c = &mut self.channels[ch.0 as usize];
+        if !c.busy && c.ll.is_none() && self.tracer.is_none() && c.queue.pass_through(now, self.packets[id].size) {
+            c.counters.offered_packets += 1;
+            self.start_tx(ch, id);
+            return;
+        }
         let verdict = self.channels[ch.0 as usize].queue.enqueue(now, id, &mut self.packets[id]);
         self.channel_offered(ch, id, verdict);
     }

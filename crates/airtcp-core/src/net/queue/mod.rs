@@ -138,6 +138,23 @@ impl Queue {
         Enqueued::Accepted
     }
 
+    /// Offers a packet of `size` bytes to the empty queue of an idle transmitter, which takes it
+    /// at once: exactly [`Queue::enqueue`] followed by [`Queue::dequeue`] at `now` when the queue
+    /// has no RED and records no series (the time-weighted length gains `0 * dt` twice, so only
+    /// the time of the last change moves), done in a few instructions (issue 19: a packet
+    /// crossing an idle wired hop paid a FIFO push and pop and two floating-point updates).
+    /// Returns `false`, changing nothing, in every other case (RED, a series, a waiting packet,
+    /// a limit that refuses the packet): the caller then takes the general path.
+    #[inline(always)]
+    pub fn pass_through(&mut self, now: SimTime, size: u32) -> bool {
+        if self.red.is_none() && self.series.is_none() && self.fifo.is_empty() && !self.would_overflow(size) {
+            self.last_change = now;
+            true
+        } else {
+            false
+        }
+    }
+
     /// Takes the head packet for transmission.
     pub fn dequeue(&mut self, now: SimTime) -> Option<PacketId> {
         let (id, size) = self.fifo.pop_front()?;
@@ -195,6 +212,99 @@ mod tests {
         assert_eq!(b.enqueue(t, PacketId(1), &mut pkt(150)), Enqueued::Accepted);
         assert_eq!(b.enqueue(t, PacketId(2), &mut pkt(1)), Enqueued::Dropped(DropCause::QueueOverflow));
         assert_eq!(b.bytes(), 250);
+    }
+
+    /// `pass_through` changes the queue exactly as `enqueue` + `dequeue` do, or not at all; the
+    /// time-averaged length (compared bit for bit) and the counts stay equal under random
+    /// offers, dequeues and passes.
+    mod pass_through {
+        use super::*;
+        use proptest::prelude::*;
+
+        #[derive(Clone, Debug)]
+        enum Op {
+            /// Advance the clock, then offer a packet of this size to the general path.
+            Enqueue(u64, u32),
+            /// Advance the clock, then dequeue.
+            Dequeue(u64),
+            /// Advance the clock, then offer a packet to the idle transmitter.
+            Pass(u64, u32),
+        }
+
+        fn op() -> impl Strategy<Value = Op> {
+            let dt = prop_oneof![Just(0u64), 0u64..1_000, 0u64..10_000_000_000];
+            prop_oneof![
+                1 => (dt.clone(), 1u32..2_000).prop_map(|(d, s)| Op::Enqueue(d, s)),
+                1 => dt.clone().prop_map(Op::Dequeue),
+                3 => (dt, 1u32..2_000).prop_map(|(d, s)| Op::Pass(d, s)),
+            ]
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+            #[test]
+            fn same_as_enqueue_then_dequeue(
+                ops in prop::collection::vec(op(), 1..60),
+                limit in prop_oneof![(0u64..4).prop_map(Amount::Packets), (0u64..4_000).prop_map(Amount::Bytes)],
+            ) {
+                let (mut fast, mut general) = (Queue::new(limit, None, false), Queue::new(limit, None, false));
+                let (mut now, mut next_id) = (SimTime::ZERO, 0u32);
+                for op in ops {
+                    let (dt, size) = match op {
+                        Op::Enqueue(d, s) | Op::Pass(d, s) => (d, s),
+                        Op::Dequeue(d) => (d, 0),
+                    };
+                    now += SimTime(dt);
+                    let id = PacketId(next_id);
+                    next_id += 1;
+                    match op {
+                        Op::Enqueue(..) => {
+                            prop_assert_eq!(fast.enqueue(now, id, &mut pkt(size)), general.enqueue(now, id, &mut pkt(size)));
+                        }
+                        Op::Dequeue(_) => prop_assert_eq!(fast.dequeue(now), general.dequeue(now)),
+                        Op::Pass(..) => {
+                            let before = (fast.len(), fast.bytes(), fast.last_change, fast.area.to_bits());
+                            if fast.pass_through(now, size) {
+                                prop_assert_eq!(general.enqueue(now, id, &mut pkt(size)), Enqueued::Accepted);
+                                prop_assert_eq!(general.dequeue(now), Some(id));
+                            } else {
+                                prop_assert_eq!(before, (fast.len(), fast.bytes(), fast.last_change, fast.area.to_bits()));
+                                let refused = general.would_overflow(size);
+                                prop_assert!(!general.is_empty() || refused, "an empty queue that takes the packet passes it");
+                            }
+                        }
+                    }
+                    prop_assert_eq!((fast.len(), fast.bytes()), (general.len(), general.bytes()));
+                    prop_assert_eq!(fast.last_change, general.last_change);
+                    prop_assert_eq!(fast.area.to_bits(), general.area.to_bits());
+                    let later = now + SimTime(12_345);
+                    prop_assert_eq!(fast.mean_len(later).to_bits(), general.mean_len(later).to_bits());
+                }
+            }
+        }
+
+        #[test]
+        fn never_with_red_or_a_series() {
+            let mut series = Queue::new(Amount::Packets(10), None, true);
+            assert!(!series.pass_through(SimTime(5), 100));
+            assert_eq!(series.last_change, SimTime::ZERO);
+            let params = red::RedParams {
+                min_th: 5.0,
+                max_th: 15.0,
+                max_p: 0.1,
+                w_q: 0.002,
+                gentle: false,
+                ecn: false,
+                bytes: false,
+                typical_tx: SimTime::from_micros(400),
+            };
+            let rng = crate::rng::RngFactory::new(3, 0).stream("red");
+            let mut red = Queue::new(Amount::Packets(10), Some(Red::new(params, rng)), false);
+            assert!(!red.pass_through(SimTime(5), 100));
+            let mut plain = Queue::new(Amount::Packets(10), None, false);
+            assert!(plain.pass_through(SimTime(5), 100));
+            assert_eq!(plain.last_change, SimTime(5));
+        }
     }
 
     #[test]
