@@ -678,6 +678,57 @@ impl AirLog {
         Some((at, first))
     }
 
+    /// For station `n`, which hears every radio quietly (`all_quiet`), the collision of the
+    /// frames of entries `i` and `i + 1` summarised exactly as [`Self::cluster_start`] and
+    /// [`Self::cluster_body`] would (the summary's source gives every entry but the radio's own
+    /// as a frame, so the first three are read straight from the log), for a radio whose own
+    /// transmission ends at `tx_end` and whose state at the first arrival `at` is `before(at)`:
+    /// the outcome and the entry after the pair. `None` if anything else may happen (a frame the
+    /// summary may not take, a third frame that may arrive first, a transmission not over by
+    /// `at`, an outcome the pair path does not answer): the general path then decides.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn pair_at(
+        &self,
+        n: usize,
+        i: usize,
+        upto: SimTime,
+        tx_end: SimTime,
+        params: &WifiParams,
+        eifs: SimTime,
+        before: impl FnOnce(SimTime) -> Before,
+    ) -> Option<(Outcome, usize)> {
+        let end = self.end();
+        if i + 1 >= end {
+            return None;
+        }
+        let (ra, rb) = (self.rec(i), self.rec(i + 1));
+        if rb.tx as usize == n || for_station(&rb.frame, n) {
+            return None;
+        }
+        // As `LogSource::next` builds them.
+        let frame = |r: &AirRec| {
+            let h = self.hear(n, r.tx);
+            let start = r.t + h.delay;
+            ClusterFrame { t: r.t, start, end: start + r.dur, power: h.power, order: (r.t, r.tx), nav: r.frame.duration }
+        };
+        let (a, b) = (frame(ra), frame(rb));
+        // The third entry, a frame or not, only counts by its transmission start.
+        let next_t = if i + 2 < end { self.rec(i + 2).t } else { SimTime::MAX };
+        let mut at = a.start;
+        if b.t < at {
+            at = at.min(b.start);
+            if next_t < at {
+                return None;
+            }
+        }
+        if at == SimTime::ZERO || at > upto || tx_end > at {
+            return None;
+        }
+        let o = settle_pair(a, b, next_t, upto, params, eifs, before(at))?;
+        Some((o, i + 2))
+    }
+
     /// The cluster whose first entries are `first` (`cluster_start`), for a radio
     /// in state `before` at its first arrival: the outcome and the entry after the cluster.
     #[inline(always)]

@@ -126,18 +126,22 @@ impl Wifi {
                 (i, took) = (run.next, true);
                 continue;
             }
-            if let Some((at, first)) = air.cluster_start(n, i, upto)
-                && tx_end <= at
+            let before = |at| Before {
+                at,
+                nav_until: q.nav,
+                eifs_pending: q.eifs,
+                tx_idle,
+                was_idle: q.was_idle,
+                idle_since: q.idle_since,
+            };
+            // The commonest cluster, two frames, straight from the log; the general way else.
+            let pair = if all_quiet { air.pair_at(n, i, upto, tx_end, &self.params, self.k.eifs, before) } else { None };
+            let cluster = pair.or_else(|| {
+                let (at, first) = air.cluster_start(n, i, upto).filter(|&(at, _)| tx_end <= at)?;
+                air.cluster_body(n, first, upto, &self.params, self.k.eifs, before(at))
+            });
             {
-                let before = Before {
-                    at,
-                    nav_until: q.nav,
-                    eifs_pending: q.eifs,
-                    tx_idle,
-                    was_idle: q.was_idle,
-                    idle_since: q.idle_since,
-                };
-                if let Some((o, last)) = air.cluster_body(n, first, upto, &self.params, self.k.eifs, before) {
+                if let Some((o, last)) = cluster {
                     q.busy += o.busy;
                     q.nav = o.nav_until;
                     q.fin = o.fin;
