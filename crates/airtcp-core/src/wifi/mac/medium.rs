@@ -829,9 +829,16 @@ mod tests {
     use super::*;
     use crate::packet::NodeId;
     use crate::wifi::StationSpec;
+    use crate::wifi::error_control::Coding;
+    use crate::wifi::mac::frame::{BROADCAST, FrameKind};
+    use crate::wifi::params::MacFlavor;
 
     fn channel(positions: &[[f64; 3]]) -> Channel {
-        let specs: Vec<StationSpec> = positions
+        Channel::of_stations(&channel_specs(positions), &WifiParams::ns2_wavelan())
+    }
+
+    fn channel_specs(positions: &[[f64; 3]]) -> Vec<StationSpec> {
+        positions
             .iter()
             .enumerate()
             .map(|(i, &position)| StationSpec {
@@ -843,8 +850,7 @@ mod tests {
                 retry_limits: None,
                 queue: None,
             })
-            .collect();
-        Channel::of_stations(&specs, &WifiParams::ns2_wavelan())
+            .collect()
     }
 
     #[test]
@@ -862,5 +868,95 @@ mod tests {
         // Forced on or off.
         let p = WifiParams::ns2_wavelan();
         assert!(AirLog::with(&c, &p, true).on && !AirLog::with(&channel(&cell), &p, false).on);
+    }
+
+    /// The pair path (`AirLog::pair_at`) against the general cluster path (`cluster_start`, then
+    /// `cluster_body`) on random logs of a cell whose radios all hear each other quietly: frames
+    /// of random kinds, addressees (broadcasts too), NAVs and airtimes, sent at random gaps
+    /// (none: three-way collisions; within a propagation delay; overlapping; apart), read by
+    /// every radio from every entry with random bounds, own-transmission ends and states before
+    /// the cluster. Wherever the pair path answers, the general path must give the same outcome
+    /// and the same next entry; it must answer often.
+    #[test]
+    fn pair_path_equals_general_cluster_path() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rnd = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let mut answered = 0;
+        for flavor in [MacFlavor::Standard, MacFlavor::Ns2] {
+            let params = WifiParams { flavor, ..WifiParams::ieee80211b() };
+            let eifs = SimTime::from_micros(364);
+            let positions: Vec<[f64; 3]> = (0..10)
+                .map(|_| {
+                    let (r, a) = (5.0 + rnd(60) as f64, rnd(628) as f64 / 100.0);
+                    [r * a.cos(), r * a.sin(), 0.0]
+                })
+                .collect();
+            let ch = Channel::of_stations(&channel_specs(&positions), &params);
+            let mut log = AirLog::with(&ch, &params, true);
+            assert!(log.all_quiet.iter().all(|&q| q), "every radio hears every other quietly");
+            let mut t = SimTime::from_micros(10);
+            for _ in 0..400 {
+                t += match rnd(4) {
+                    0 => SimTime::ZERO,
+                    1 => SimTime(rnd(400)),
+                    2 => SimTime::from_micros(rnd(300)),
+                    _ => SimTime::from_micros(rnd(3000)),
+                };
+                let tx = rnd(10) as u32;
+                let ra = if rnd(10) == 0 { BROADCAST } else { rnd(10) as u32 };
+                let kind = if rnd(2) == 0 { FrameKind::Data } else { FrameKind::Ack };
+                let duration = [SimTime::ZERO, SimTime::from_micros(314), SimTime::from_micros(rnd(2000))][rnd(3) as usize];
+                let frame = Frame {
+                    kind,
+                    retry: false,
+                    src: tx,
+                    ra,
+                    seq: 0,
+                    duration,
+                    bytes: 100,
+                    pkt: None,
+                    rate_kbps: 11_000,
+                    coding: Coding::Plain,
+                };
+                let dur = SimTime::from_micros(50 + rnd(1500));
+                log.push(AirRec { t, dur, tx, frame, cum: SimTime::ZERO });
+            }
+            for n in 0..10 {
+                for i in log.base..log.end() {
+                    let r = log.rec(i);
+                    // What the walker requires of the first entry.
+                    if r.tx as usize == n || for_station(&r.frame, n) {
+                        continue;
+                    }
+                    for _ in 0..3 {
+                        let upto = if rnd(3) == 0 { r.t + SimTime::from_micros(rnd(4000)) } else { SimTime::MAX };
+                        let tx_end = if rnd(3) == 0 { r.t + SimTime(rnd(2000)) - SimTime(1000) } else { SimTime::ZERO };
+                        let (back, eifs_pending, tx_idle, was_idle) = (SimTime(rnd(5000)), rnd(2) == 0, rnd(2) == 0, rnd(2) == 0);
+                        let idle_since = SimTime(rnd(1_000_000));
+                        let before = |at: SimTime| Before {
+                            at,
+                            nav_until: at.saturating_sub(back),
+                            eifs_pending,
+                            tx_idle,
+                            was_idle,
+                            idle_since,
+                        };
+                        let Some(fast) = log.pair_at(n, i, upto, tx_end, &params, eifs, before) else { continue };
+                        let general = log
+                            .cluster_start(n, i, upto)
+                            .filter(|&(at, _)| tx_end <= at)
+                            .and_then(|(at, first)| log.cluster_body(n, first, upto, &params, eifs, before(at)));
+                        assert_eq!(Some(fast), general, "station {n}, entry {i}");
+                        answered += 1;
+                    }
+                }
+            }
+        }
+        assert!(answered > 500, "the pair path answered only {answered} times");
     }
 }

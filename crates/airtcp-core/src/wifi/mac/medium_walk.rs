@@ -105,8 +105,9 @@ impl Wifi {
             if !h.quiet || for_station(&r.frame, n) {
                 break;
             }
-            // The three summaries in the general reader's order; each must find the radio quiet
-            // at its first arrival (own transmission over: the other conditions hold).
+            // The summaries in the general reader's order (long run, short run, cluster; the pair
+            // path goes before the short run, see below); each must find the radio quiet at its
+            // first arrival (own transmission over: the other conditions hold).
             if all_quiet {
                 let lim = air.run_limit_at(n, i, &mut bk);
                 if let Some(s) = air.long_run_start(n, i, lim, upto)
@@ -118,14 +119,6 @@ impl Wifi {
                     continue;
                 }
             }
-            if let Some(s) = air.quiet_run_start(n, i, upto)
-                && tx_end <= s
-                && let Some(run) = air.quiet_run_body(n, i, q.nav, upto)
-            {
-                q.take_run(&run, tx_idle);
-                (i, took) = (run.next, true);
-                continue;
-            }
             let before = |at| Before {
                 at,
                 nav_until: q.nav,
@@ -134,28 +127,39 @@ impl Wifi {
                 was_idle: q.was_idle,
                 idle_since: q.idle_since,
             };
-            // The commonest cluster, two frames, straight from the log; the general way else.
+            // The commonest cluster, two frames, straight from the log, before the short run: a
+            // pair that the pair path answers overlaps at the radio (the later arrival starts
+            // before the earlier one ends), so the next transmission starts before the first
+            // frame ends there and the short run cannot start; trying it first gives the same.
             let pair = if all_quiet { air.pair_at(n, i, upto, tx_end, &self.params, self.k.eifs, before) } else { None };
+            if pair.is_none()
+                && let Some(s) = air.quiet_run_start(n, i, upto)
+                && tx_end <= s
+                && let Some(run) = air.quiet_run_body(n, i, q.nav, upto)
+            {
+                q.take_run(&run, tx_idle);
+                (i, took) = (run.next, true);
+                continue;
+            }
+            // Any other cluster the general way.
             let cluster = pair.or_else(|| {
                 let (at, first) = air.cluster_start(n, i, upto).filter(|&(at, _)| tx_end <= at)?;
                 air.cluster_body(n, first, upto, &self.params, self.k.eifs, before(at))
             });
-            {
-                if let Some((o, last)) = cluster {
-                    q.busy += o.busy;
-                    q.nav = o.nav_until;
-                    q.fin = o.fin;
-                    q.eifs = o.eifs_pending;
-                    q.was_idle = o.was_idle;
-                    q.idle_since = o.idle_since;
-                    q.heard_at = q.heard_at.max(o.last_t);
-                    (i, took) = (last, true);
-                    // Quiet again from `fin` only if the NAV is over by then.
-                    if o.nav_until > o.fin {
-                        break;
-                    }
-                    continue;
+            if let Some((o, last)) = cluster {
+                q.busy += o.busy;
+                q.nav = o.nav_until;
+                q.fin = o.fin;
+                q.eifs = o.eifs_pending;
+                q.was_idle = o.was_idle;
+                q.idle_since = o.idle_since;
+                q.heard_at = q.heard_at.max(o.last_t);
+                (i, took) = (last, true);
+                // Quiet again from `fin` only if the NAV is over by then.
+                if o.nav_until > o.fin {
+                    break;
                 }
+                continue;
             }
             break;
         }
