@@ -273,6 +273,21 @@ impl Reception {
         self.lock.is_none() && self.active.is_empty() && self.pending.is_empty() && self.busy_since.is_none() && self.tx_end <= s
     }
 
+    /// Nothing to do until a new frame arrives or the radio transmits: nothing locked, on the air
+    /// or queued, not busy, the NAV and any own transmission over by the last transition
+    /// processed, and no transition due. A reader of the shared log may then keep this radio's
+    /// state in local values across summaries (`mac/medium_walk.rs`): settling it up to any
+    /// later instant changes nothing.
+    pub fn settled_quiet(&self) -> bool {
+        self.due == SimTime::MAX
+            && self.lock.is_none()
+            && self.active.is_empty()
+            && self.pending.is_empty()
+            && self.busy_since.is_none()
+            && self.nav_until <= self.cursor
+            && self.tx_end <= self.cursor
+    }
+
     /// The effect of a run of frames each decoded cleanly on its own while the radio was quiet
     /// (see `mac/medium.rs`): `busy` of airtime, the NAV raised to `nav`, the EIFS flag cleared
     /// by a good frame, every transition up to `fin` (the last frame's end or NAV end) processed.

@@ -26,7 +26,7 @@
 
 use super::backoff::Backoff;
 use super::frame::Frame;
-use super::medium_cluster::{Before, ClusterFrame, Next, settle_cluster, settle_pair};
+use super::medium_cluster::{Before, ClusterFrame, Next, Outcome, settle_cluster, settle_pair};
 use super::station::TxState;
 use crate::kernel::Scheduler;
 use crate::packet::PacketPool;
@@ -55,7 +55,7 @@ pub const MIN_LOG_LISTENERS: usize = 7;
 const LOG_COMPACT: usize = 4096;
 
 /// "Does not hear this transmitter".
-const NOT_HEARD: u32 = u32::MAX;
+pub(super) const NOT_HEARD: u32 = u32::MAX;
 
 /// One transmission.
 #[derive(Copy, Clone, Debug)]
@@ -97,7 +97,7 @@ pub struct AirLog {
     /// Bit set of the stations with a backoff in progress (the ones a transmission must touch).
     contending: Vec<u64>,
     /// Whether each radio hears every other one quietly (then runs are summarised in O(log)).
-    all_quiet: Vec<bool>,
+    pub(super) all_quiet: Vec<bool>,
     /// Largest propagation delay between two radios.
     max_delay: SimTime,
     /// Sorted global indices of the entries a run may not contain: broadcasts, frames that may
@@ -110,6 +110,12 @@ pub struct AirLog {
     involved_len: Vec<u8>,
     /// Sum of all airtimes so far.
     cum: SimTime,
+    /// Whether quiet passive radios read the log with the walker (`medium_walk.rs`; test mode
+    /// turns it off to compare it with the general reader).
+    pub(super) walk: bool,
+    /// Summaries taken by the walker (tests check that it was used).
+    #[cfg(test)]
+    pub(super) walked: u64,
 }
 
 /// Involvements remembered per station between two reads.
@@ -170,6 +176,9 @@ impl AirLog {
             involved: vec![[0; INVOLVED]; n],
             involved_len: vec![0; n],
             cum: SimTime::ZERO,
+            walk: true,
+            #[cfg(test)]
+            walked: 0,
         }
     }
 
@@ -221,10 +230,22 @@ impl AirLog {
     /// The first entry at or after `i` that a summarised run for station `n` may not reach.
     #[inline]
     fn run_limit(&self, n: usize, i: usize) -> usize {
+        let mut b = self.break_cursor(i);
+        self.run_limit_at(n, i, &mut b)
+    }
+
+    /// [`Self::run_limit`] with a cursor into the breaks: `*b` is the index of a break at or
+    /// before the first one at or after `i` (advanced to it here; a reader moving forward keeps
+    /// it instead of searching again).
+    #[inline(always)]
+    pub(super) fn run_limit_at(&self, n: usize, i: usize, b: &mut usize) -> usize {
         let end = self.end();
         // The last two entries are not classified yet.
         let mut lim = end.saturating_sub(2);
-        let b = self.breaks.partition_point(|&k| k < i);
+        while self.breaks.get(*b).is_some_and(|&k| k < i) {
+            *b += 1;
+        }
+        let b = *b;
         if let Some(&k) = self.breaks.get(b) {
             lim = lim.min(k);
         }
@@ -272,12 +293,26 @@ impl AirLog {
 
     /// Global index one past the last entry.
     #[inline]
-    fn end(&self) -> usize {
+    pub(super) fn end(&self) -> usize {
         self.base + self.recs.len()
     }
 
+    /// The entry of global index `k` (not yet compacted away).
     #[inline]
-    fn hear(&self, rx: usize, tx: u32) -> Hear {
+    pub(super) fn rec(&self, k: usize) -> &AirRec {
+        &self.recs[k - self.base]
+    }
+
+    /// Index in the breaks of the first one at or after global index `i` (a cursor for
+    /// [`Self::run_limit_at`]).
+    #[inline]
+    pub(super) fn break_cursor(&self, i: usize) -> usize {
+        self.breaks.partition_point(|&k| k < i)
+    }
+
+    /// How `rx` hears `tx`.
+    #[inline]
+    pub(super) fn hear(&self, rx: usize, tx: u32) -> Hear {
         self.hear[rx * self.n + tx as usize]
     }
 
@@ -327,20 +362,23 @@ impl LogSource {
 
 /// Whether `f` is for station `n` (addressed to it, or broadcast).
 #[inline]
-fn for_station(f: &Frame, n: usize) -> bool {
+pub(super) fn for_station(f: &Frame, n: usize) -> bool {
     f.ra == n as u32 || f.is_broadcast()
 }
 
 /// A summarised run of quiet frames.
-struct Run {
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Run {
     /// Entry after the run.
-    next: usize,
-    busy: SimTime,
-    nav: SimTime,
+    pub next: usize,
+    /// Busy time (the sum of the airtimes).
+    pub busy: SimTime,
+    /// NAV after the run.
+    pub nav: SimTime,
     /// The end of the last frame or of the NAV, whichever is later.
-    fin: SimTime,
+    pub fin: SimTime,
     /// Transmission start of the last frame heard in the run.
-    heard_at: SimTime,
+    pub heard_at: SimTime,
 }
 
 impl Wifi {
@@ -431,6 +469,14 @@ impl Wifi {
                 continue;
             }
             let rec = self.air.recs[i - self.air.base];
+            if self.air.walk && h.quiet && !for_station(&rec.frame, n) && self.stations[n].backoff == Backoff::Off {
+                // A radio with nothing to do reads its summaries in local values (`medium_walk.rs`).
+                let j = self.walk_quiet(n, i, upto);
+                if j != i {
+                    i = j;
+                    continue;
+                }
+            }
             if h.quiet
                 && !for_station(&rec.frame, n)
                 && self.stations[n].backoff == Backoff::Off
@@ -483,21 +529,11 @@ impl Wifi {
         sched: &mut Scheduler<E>,
         packets: &mut PacketPool,
     ) -> Option<Run> {
-        let air = &self.air;
-        if !air.all_quiet[n] {
+        if !self.air.all_quiet[n] {
             return None;
         }
-        let lim = air.run_limit(n, i);
-        if lim < i + 2 {
-            return None;
-        }
-        let at = |k: usize| air.recs[k - air.base];
-        let arrival = |r: &AirRec| r.t + air.hear(n, r.tx).delay;
-        let first = at(i);
-        let s = arrival(&first);
-        if s == SimTime::ZERO || s + first.dur > upto {
-            return None;
-        }
+        let lim = self.air.run_limit(n, i);
+        let s = self.air.long_run_start(n, i, lim, upto)?;
         // Nothing not yet read arrives before the first frame (the one after it starts after its
         // end everywhere), so the station can be brought up to its arrival.
         self.settle_steps(n, s, s - SimTime(1), sched, packets);
@@ -505,28 +541,7 @@ impl Wifi {
         if !st.rx.quiet_at(s) || st.backoff != Backoff::Off {
             return None;
         }
-        let nav0 = st.rx.nav_until;
-        let air = &self.air;
-        let at = |k: usize| air.recs[k - air.base];
-        let arrival = |r: &AirRec| r.t + air.hear(n, r.tx).delay;
-        // The longest run [i, b) that is over by `upto` and before entry b starts.
-        let mut b = lim;
-        while b > i {
-            let last = at(b - 1);
-            let e = arrival(&last) + last.dur;
-            let mut nav = nav0.max(e + last.frame.duration);
-            if b - 1 > i {
-                let prev = at(b - 2);
-                nav = nav.max(arrival(&prev) + prev.dur + prev.frame.duration);
-            }
-            let fin = e.max(nav);
-            if fin <= upto && at(b).t >= fin {
-                let busy = last.cum + last.dur - first.cum;
-                return Some(Run { next: b, busy, nav, fin, heard_at: last.t });
-            }
-            b -= 1;
-        }
-        None
+        self.air.long_run_body(n, i, lim, st.rx.nav_until, upto)
     }
 
     /// A cluster of frames that overlap at some radio, from entry `i` (a quiet frame not for
@@ -541,28 +556,7 @@ impl Wifi {
         sched: &mut Scheduler<E>,
         packets: &mut PacketPool,
     ) -> Option<usize> {
-        let mut src = LogSource { n, k: i };
-        let air = &self.air;
-        let first = [src.next(air), src.next(air), src.next(air)];
-        // The first arrival: a later transmission may arrive first if it starts before it (a
-        // third one within a propagation delay, or one the summary may not take: stepped).
-        let Next::Frame(a) = first[0].1 else { return None };
-        let mut at = a.start;
-        for (_, x) in &first[1..] {
-            match *x {
-                Next::Frame(f) if f.t < at => at = at.min(f.start),
-                Next::Stop(t) if t < at => return None,
-                _ => break,
-            }
-        }
-        if let Next::Frame(f) = first[2].1
-            && f.t < at
-        {
-            return None;
-        }
-        if at == SimTime::ZERO || at > upto {
-            return None;
-        }
+        let (at, first) = self.air.cluster_start(n, i, upto)?;
         self.settle_steps(n, at, at - SimTime(1), sched, packets);
         let st = &self.stations[n];
         if !st.rx.quiet_at(at) || st.backoff != Backoff::Off {
@@ -576,31 +570,7 @@ impl Wifi {
             was_idle: st.was_idle,
             idle_since: st.idle_since,
         };
-        let o = match first {
-            [(_, Next::Frame(a)), (_, Next::Frame(b)), (_, c)] => {
-                let next_t = match c {
-                    Next::Frame(f) => f.t,
-                    Next::Stop(t) => t,
-                };
-                settle_pair(a, b, next_t, upto, &self.params, self.k.eifs, before).map(|o| (o, first[2].0))
-            }
-            _ => None,
-        };
-        let (o, last) = match o {
-            Some(o) => o,
-            None => {
-                // The source was asked once more than it gave frames taken: the entry given last
-                // is the one after the cluster.
-                let (mut given, mut last, air) = (0, i, &self.air);
-                let source = || {
-                    let (k, x) = if given < first.len() { first[given] } else { src.next(air) };
-                    given += 1;
-                    last = k;
-                    x
-                };
-                (settle_cluster(source, upto, &self.params, self.k.eifs, before)?, last)
-            }
-        };
+        let (o, last) = self.air.cluster_body(n, first, upto, &self.params, self.k.eifs, before)?;
         let st = &mut self.stations[n];
         st.rx.apply_quiet_run(o.busy, o.nav_until, o.fin);
         st.rx.eifs_pending = o.eifs_pending;
@@ -621,17 +591,7 @@ impl Wifi {
         sched: &mut Scheduler<E>,
         packets: &mut PacketPool,
     ) -> Option<Run> {
-        let air = &self.air;
-        let end = air.end();
-        let rec = air.recs[i - air.base];
-        let s = rec.t + air.hear(n, rec.tx).delay;
-        let e = s + rec.dur;
-        let next = air.next_heard(n, i);
-        // The first frame must be over by `upto`, and no later transmission may start before its
-        // end (so nothing not yet inserted arrives before it).
-        if s == SimTime::ZERO || e > upto || (next < end && air.recs[next - air.base].t < e) {
-            return None;
-        }
+        let s = self.air.quiet_run_start(n, i, upto)?;
         // Everything before its arrival (frame starts at the arrival itself excluded, as their
         // order would be).
         self.settle_steps(n, s, s - SimTime(1), sched, packets);
@@ -639,15 +599,207 @@ impl Wifi {
         if !st.rx.quiet_at(s) || st.backoff != Backoff::Off {
             return None;
         }
-        let air = &self.air;
+        self.air.quiet_run_body(n, i, st.rx.nav_until, upto)
+    }
+}
+
+/// The parts of the summaries that read only the log: each summary checks what it can from the
+/// log (`*_start`: where the radio must be settled to), the caller settles the radio there and
+/// checks that it is quiet, and the summary is computed from the radio's state then (`*_body`).
+/// The walker (`medium_walk.rs`) calls the same parts on a radio it knows to be quiet, keeping
+/// that state in local values.
+impl AirLog {
+    /// Whether a long run (see `Wifi::long_quiet_run`) for station `n` may start at entry `i`
+    /// with the limit `lim` (`run_limit`): the first frame's arrival, to settle the radio to.
+    #[inline(always)]
+    pub(super) fn long_run_start(&self, n: usize, i: usize, lim: usize, upto: SimTime) -> Option<SimTime> {
+        if !self.all_quiet[n] || lim < i + 2 {
+            return None;
+        }
+        let first = &self.recs[i - self.base];
+        let s = first.t + self.hear(n, first.tx).delay;
+        if s == SimTime::ZERO || s + first.dur > upto {
+            return None;
+        }
+        Some(s)
+    }
+
+    /// The longest run `[i, b)` (`b <= lim`) for station `n`, quiet with NAV `nav0` at the first
+    /// arrival, that is over by `upto` and before entry `b` starts.
+    #[inline(always)]
+    pub(super) fn long_run_body(&self, n: usize, i: usize, lim: usize, nav0: SimTime, upto: SimTime) -> Option<Run> {
+        let at = |k: usize| &self.recs[k - self.base];
+        let arrival = |r: &AirRec| r.t + self.hear(n, r.tx).delay;
+        let first = at(i);
+        let mut b = lim;
+        while b > i {
+            let last = at(b - 1);
+            let e = arrival(last) + last.dur;
+            let mut nav = nav0.max(e + last.frame.duration);
+            if b - 1 > i {
+                let prev = at(b - 2);
+                nav = nav.max(arrival(prev) + prev.dur + prev.frame.duration);
+            }
+            let fin = e.max(nav);
+            if fin <= upto && at(b).t >= fin {
+                let busy = last.cum + last.dur - first.cum;
+                return Some(Run { next: b, busy, nav, fin, heard_at: last.t });
+            }
+            b -= 1;
+        }
+        None
+    }
+
+    /// Whether a cluster (see `Wifi::cluster_run`) for station `n` may start at entry `i`: its
+    /// first arrival (to settle the radio to) and the first three entries the summary reads.
+    #[inline(always)]
+    pub(super) fn cluster_start(&self, n: usize, i: usize, upto: SimTime) -> Option<(SimTime, [(usize, Next); 3])> {
+        let mut src = LogSource { n, k: i };
+        let first = [src.next(self), src.next(self), src.next(self)];
+        // The first arrival: a later transmission may arrive first if it starts before it (a
+        // third one within a propagation delay, or one the summary may not take: stepped).
+        let Next::Frame(a) = first[0].1 else { return None };
+        let mut at = a.start;
+        for (_, x) in &first[1..] {
+            match *x {
+                Next::Frame(f) if f.t < at => at = at.min(f.start),
+                Next::Stop(t) if t < at => return None,
+                _ => break,
+            }
+        }
+        if let Next::Frame(f) = first[2].1
+            && f.t < at
+        {
+            return None;
+        }
+        if at == SimTime::ZERO || at > upto {
+            return None;
+        }
+        Some((at, first))
+    }
+
+    /// For station `n`, which hears every radio quietly (`all_quiet`), the collision of the
+    /// frames of entries `i` and `i + 1` summarised exactly as [`Self::cluster_start`] and
+    /// [`Self::cluster_body`] would (the summary's source gives every entry but the radio's own
+    /// as a frame, so the first three are read straight from the log), for a radio whose own
+    /// transmission ends at `tx_end` and whose state at the first arrival `at` is `before(at)`:
+    /// the outcome and the entry after the pair. `None` if anything else may happen (a frame the
+    /// summary may not take, a third frame that may arrive first, a transmission not over by
+    /// `at`, an outcome the pair path does not answer): the general path then decides.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn pair_at(
+        &self,
+        n: usize,
+        i: usize,
+        upto: SimTime,
+        tx_end: SimTime,
+        params: &WifiParams,
+        eifs: SimTime,
+        before: impl FnOnce(SimTime) -> Before,
+    ) -> Option<(Outcome, usize)> {
+        let end = self.end();
+        if i + 1 >= end {
+            return None;
+        }
+        let (ra, rb) = (self.rec(i), self.rec(i + 1));
+        if rb.tx as usize == n || for_station(&rb.frame, n) {
+            return None;
+        }
+        // As `LogSource::next` builds them.
+        let frame = |r: &AirRec| {
+            let h = self.hear(n, r.tx);
+            let start = r.t + h.delay;
+            ClusterFrame { t: r.t, start, end: start + r.dur, power: h.power, order: (r.t, r.tx), nav: r.frame.duration }
+        };
+        let (a, b) = (frame(ra), frame(rb));
+        // The third entry, a frame or not, only counts by its transmission start.
+        let next_t = if i + 2 < end { self.rec(i + 2).t } else { SimTime::MAX };
+        let mut at = a.start;
+        if b.t < at {
+            at = at.min(b.start);
+            if next_t < at {
+                return None;
+            }
+        }
+        if at == SimTime::ZERO || at > upto || tx_end > at {
+            return None;
+        }
+        let o = settle_pair(a, b, next_t, upto, params, eifs, before(at))?;
+        Some((o, i + 2))
+    }
+
+    /// The cluster whose first entries are `first` (`cluster_start`), for a radio
+    /// in state `before` at its first arrival: the outcome and the entry after the cluster.
+    #[inline(always)]
+    pub(super) fn cluster_body(
+        &self,
+        n: usize,
+        first: [(usize, Next); 3],
+        upto: SimTime,
+        params: &WifiParams,
+        eifs: SimTime,
+        before: Before,
+    ) -> Option<(Outcome, usize)> {
+        let o = match first {
+            [(_, Next::Frame(a)), (_, Next::Frame(b)), (_, c)] => {
+                let next_t = match c {
+                    Next::Frame(f) => f.t,
+                    Next::Stop(t) => t,
+                };
+                settle_pair(a, b, next_t, upto, params, eifs, before).map(|o| (o, first[2].0))
+            }
+            _ => None,
+        };
+        match o {
+            Some(o) => Some(o),
+            None => {
+                // The source was asked once more than it gave frames taken: the entry given last
+                // is the one after the cluster. It continues after the three entries read.
+                let mut src = LogSource { n, k: first[2].0 + 1 };
+                let (mut given, mut last) = (0, first[0].0);
+                let source = || {
+                    let (k, x) = if given < first.len() { first[given] } else { src.next(self) };
+                    given += 1;
+                    last = k;
+                    x
+                };
+                let o = settle_cluster(source, upto, params, eifs, before)?;
+                Some((o, last))
+            }
+        }
+    }
+
+    /// Whether a short run (see `Wifi::quiet_run`) for station `n` may start at entry `i`: the
+    /// first frame's arrival, to settle the radio to.
+    #[inline(always)]
+    pub(super) fn quiet_run_start(&self, n: usize, i: usize, upto: SimTime) -> Option<SimTime> {
+        let end = self.end();
+        let rec = &self.recs[i - self.base];
+        let s = rec.t + self.hear(n, rec.tx).delay;
+        let e = s + rec.dur;
+        let next = self.next_heard(n, i);
+        // The first frame must be over by `upto`, and no later transmission may start before its
+        // end (so nothing not yet inserted arrives before it).
+        if s == SimTime::ZERO || e > upto || (next < end && self.recs[next - self.base].t < e) {
+            return None;
+        }
+        Some(s)
+    }
+
+    /// The short run from entry `i` for station `n`, quiet with NAV `nav0` at the first arrival.
+    pub(super) fn quiet_run_body(&self, n: usize, i: usize, nav0: SimTime, upto: SimTime) -> Option<Run> {
+        let end = self.end();
+        let mut rec = self.recs[i - self.base];
+        let mut e = rec.t + self.hear(n, rec.tx).delay + rec.dur;
+        let mut next = self.next_heard(n, i);
         let mut run: Option<Run> = None;
-        let (mut busy, mut nav) = (SimTime::ZERO, st.rx.nav_until);
-        let (mut rec, mut e, mut next) = (rec, e, next);
+        let (mut busy, mut nav) = (SimTime::ZERO, nav0);
         loop {
             busy += rec.dur;
             nav = nav.max(e + rec.frame.duration);
             let fin = e.max(nav);
-            let t_next = if next < end { air.recs[next - air.base].t } else { SimTime::MAX };
+            let t_next = if next < end { self.recs[next - self.base].t } else { SimTime::MAX };
             if fin <= upto && t_next >= fin {
                 run = Some(Run { next, busy, nav, fin, heard_at: rec.t });
             }
@@ -655,15 +807,15 @@ impl Wifi {
                 break;
             }
             // Extend with the next heard frame if it is quiet and over before the one after it.
-            let r2 = air.recs[next - air.base];
-            let h2 = air.hear(n, r2.tx);
+            let r2 = self.recs[next - self.base];
+            let h2 = self.hear(n, r2.tx);
             if !h2.quiet || for_station(&r2.frame, n) || r2.t < e {
                 break;
             }
             let s2 = r2.t + h2.delay;
             let e2 = s2 + r2.dur;
-            let n2 = air.next_heard(n, next);
-            if e2 > upto || (n2 < end && air.recs[n2 - air.base].t < e2) {
+            let n2 = self.next_heard(n, next);
+            if e2 > upto || (n2 < end && self.recs[n2 - self.base].t < e2) {
                 break;
             }
             (rec, e, next) = (r2, e2, n2);
@@ -677,9 +829,16 @@ mod tests {
     use super::*;
     use crate::packet::NodeId;
     use crate::wifi::StationSpec;
+    use crate::wifi::error_control::Coding;
+    use crate::wifi::mac::frame::{BROADCAST, FrameKind};
+    use crate::wifi::params::MacFlavor;
 
     fn channel(positions: &[[f64; 3]]) -> Channel {
-        let specs: Vec<StationSpec> = positions
+        Channel::of_stations(&channel_specs(positions), &WifiParams::ns2_wavelan())
+    }
+
+    fn channel_specs(positions: &[[f64; 3]]) -> Vec<StationSpec> {
+        positions
             .iter()
             .enumerate()
             .map(|(i, &position)| StationSpec {
@@ -691,8 +850,7 @@ mod tests {
                 retry_limits: None,
                 queue: None,
             })
-            .collect();
-        Channel::of_stations(&specs, &WifiParams::ns2_wavelan())
+            .collect()
     }
 
     #[test]
@@ -710,5 +868,95 @@ mod tests {
         // Forced on or off.
         let p = WifiParams::ns2_wavelan();
         assert!(AirLog::with(&c, &p, true).on && !AirLog::with(&channel(&cell), &p, false).on);
+    }
+
+    /// The pair path (`AirLog::pair_at`) against the general cluster path (`cluster_start`, then
+    /// `cluster_body`) on random logs of a cell whose radios all hear each other quietly: frames
+    /// of random kinds, addressees (broadcasts too), NAVs and airtimes, sent at random gaps
+    /// (none: three-way collisions; within a propagation delay; overlapping; apart), read by
+    /// every radio from every entry with random bounds, own-transmission ends and states before
+    /// the cluster. Wherever the pair path answers, the general path must give the same outcome
+    /// and the same next entry; it must answer often.
+    #[test]
+    fn pair_path_equals_general_cluster_path() {
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut rnd = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let mut answered = 0;
+        for flavor in [MacFlavor::Standard, MacFlavor::Ns2] {
+            let params = WifiParams { flavor, ..WifiParams::ieee80211b() };
+            let eifs = SimTime::from_micros(364);
+            let positions: Vec<[f64; 3]> = (0..10)
+                .map(|_| {
+                    let (r, a) = (5.0 + rnd(60) as f64, rnd(628) as f64 / 100.0);
+                    [r * a.cos(), r * a.sin(), 0.0]
+                })
+                .collect();
+            let ch = Channel::of_stations(&channel_specs(&positions), &params);
+            let mut log = AirLog::with(&ch, &params, true);
+            assert!(log.all_quiet.iter().all(|&q| q), "every radio hears every other quietly");
+            let mut t = SimTime::from_micros(10);
+            for _ in 0..400 {
+                t += match rnd(4) {
+                    0 => SimTime::ZERO,
+                    1 => SimTime(rnd(400)),
+                    2 => SimTime::from_micros(rnd(300)),
+                    _ => SimTime::from_micros(rnd(3000)),
+                };
+                let tx = rnd(10) as u32;
+                let ra = if rnd(10) == 0 { BROADCAST } else { rnd(10) as u32 };
+                let kind = if rnd(2) == 0 { FrameKind::Data } else { FrameKind::Ack };
+                let duration = [SimTime::ZERO, SimTime::from_micros(314), SimTime::from_micros(rnd(2000))][rnd(3) as usize];
+                let frame = Frame {
+                    kind,
+                    retry: false,
+                    src: tx,
+                    ra,
+                    seq: 0,
+                    duration,
+                    bytes: 100,
+                    pkt: None,
+                    rate_kbps: 11_000,
+                    coding: Coding::Plain,
+                };
+                let dur = SimTime::from_micros(50 + rnd(1500));
+                log.push(AirRec { t, dur, tx, frame, cum: SimTime::ZERO });
+            }
+            for n in 0..10 {
+                for i in log.base..log.end() {
+                    let r = log.rec(i);
+                    // What the walker requires of the first entry.
+                    if r.tx as usize == n || for_station(&r.frame, n) {
+                        continue;
+                    }
+                    for _ in 0..3 {
+                        let upto = if rnd(3) == 0 { r.t + SimTime::from_micros(rnd(4000)) } else { SimTime::MAX };
+                        let tx_end = if rnd(3) == 0 { r.t + SimTime(rnd(2000)) - SimTime(1000) } else { SimTime::ZERO };
+                        let (back, eifs_pending, tx_idle, was_idle) = (SimTime(rnd(5000)), rnd(2) == 0, rnd(2) == 0, rnd(2) == 0);
+                        let idle_since = SimTime(rnd(1_000_000));
+                        let before = |at: SimTime| Before {
+                            at,
+                            nav_until: at.saturating_sub(back),
+                            eifs_pending,
+                            tx_idle,
+                            was_idle,
+                            idle_since,
+                        };
+                        let Some(fast) = log.pair_at(n, i, upto, tx_end, &params, eifs, before) else { continue };
+                        let general = log
+                            .cluster_start(n, i, upto)
+                            .filter(|&(at, _)| tx_end <= at)
+                            .and_then(|(at, first)| log.cluster_body(n, first, upto, &params, eifs, before(at)));
+                        assert_eq!(Some(fast), general, "station {n}, entry {i}");
+                        answered += 1;
+                    }
+                }
+            }
+        }
+        assert!(answered > 500, "the pair path answered only {answered} times");
     }
 }
