@@ -23,9 +23,16 @@ impl Wifi {
 
     /// ns-2 `checkBackoffTimer`: freeze the backoff when the medium turns busy, resume it (after
     /// DIFS, or EIFS in the standard flavour after an erroneous frame) when it turns idle.
-    #[inline]
+    #[inline(always)]
     pub(in crate::wifi) fn check_backoff(&mut self, s: usize, t: SimTime) {
         let idle = self.is_idle(s, t);
+        self.check_backoff_as(s, t, idle);
+    }
+
+    /// [`Self::check_backoff`] with the medium's state at `t` given (`idle`), for a transition
+    /// already summarised (`Reception::isolated_frame`).
+    #[inline(always)]
+    fn check_backoff_as(&mut self, s: usize, t: SimTime, idle: bool) {
         let (difs, eifs, slot) = (self.k.difs, self.k.eifs, self.params.slot);
         let flavor = self.params.flavor;
         let st = &mut self.stations[s];
@@ -100,6 +107,19 @@ impl Wifi {
     ) {
         loop {
             let st = &mut self.stations[s];
+            if st.rx.nothing_due(upto) {
+                break;
+            }
+            // A frame for another station reaching the radio on its own: its two or three
+            // transitions in one go, the backoff checked at each (busy at its start).
+            if let Some(f) = st.rx.isolated_frame(upto, starts_upto, &self.params, self.k.eifs) {
+                self.check_backoff_as(s, f.start, false);
+                self.check_backoff(s, f.end);
+                if let Some(n) = f.nav_end {
+                    self.check_backoff(s, n);
+                }
+                continue;
+            }
             let Some(t) = st.rx.step(upto, starts_upto, &self.params, self.k.eifs, &mut self.losses, &mut st.error_control)
             else {
                 break;
