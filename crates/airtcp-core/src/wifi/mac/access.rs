@@ -8,7 +8,7 @@ use super::station::TxState;
 use crate::kernel::Scheduler;
 use crate::packet::PacketPool;
 use crate::time::SimTime;
-use crate::wifi::params::MacFlavor;
+use crate::wifi::params::{MacFlavor, ReceiverModel};
 use crate::wifi::reception::Effect;
 use crate::wifi::{Wifi, WifiEvent};
 use rand::RngExt;
@@ -23,7 +23,7 @@ impl Wifi {
 
     /// ns-2 `checkBackoffTimer`: freeze the backoff when the medium turns busy, resume it (after
     /// DIFS, or EIFS in the standard flavour after an erroneous frame) when it turns idle.
-    #[inline(always)]
+    #[inline]
     pub(in crate::wifi) fn check_backoff(&mut self, s: usize, t: SimTime) {
         let idle = self.is_idle(s, t);
         self.check_backoff_as(s, t, idle);
@@ -105,14 +105,33 @@ impl Wifi {
         sched: &mut Scheduler<E>,
         packets: &mut PacketPool,
     ) {
+        // Only the ns-2 receiver has isolated frames summarised: the SINR receiver's loop has no
+        // test for them.
+        if matches!(self.params.receiver, ReceiverModel::Ns2 { .. }) {
+            self.settle_loop::<E, true>(s, upto, starts_upto, sched, packets)
+        } else {
+            self.settle_loop::<E, false>(s, upto, starts_upto, sched, packets)
+        }
+    }
+
+    /// [`Self::settle_steps`], with isolated frames summarised or not (`ISOLATED`).
+    #[inline(always)]
+    fn settle_loop<E: From<WifiEvent>, const ISOLATED: bool>(
+        &mut self,
+        s: usize,
+        upto: SimTime,
+        starts_upto: SimTime,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) {
         loop {
             let st = &mut self.stations[s];
-            if st.rx.nothing_due(upto) {
-                break;
-            }
             // A frame for another station reaching the radio on its own: its two or three
             // transitions in one go, the backoff checked at each (busy at its start).
-            if let Some(f) = st.rx.isolated_frame(upto, starts_upto, &self.params, self.k.eifs) {
+            if ISOLATED
+                && st.rx.start_due(starts_upto)
+                && let Some(f) = st.rx.isolated_frame(upto, starts_upto, &self.params, self.k.eifs)
+            {
                 self.check_backoff_as(s, f.start, false);
                 self.check_backoff(s, f.end);
                 if let Some(n) = f.nav_end {
