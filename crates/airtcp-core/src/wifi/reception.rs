@@ -93,6 +93,19 @@ pub enum Effect {
     },
 }
 
+/// An isolated frame summarised by [`Reception::isolated_frame`]: the transitions the radio went
+/// through, at which the MAC checks its backoff in order (busy at `start`, then at `end` and at
+/// `nav_end`, whatever the state says).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Isolated {
+    /// The frame's first bit arrived: the radio locked on to it (the medium turned busy).
+    pub start: SimTime,
+    /// Its last bit: the lock ended (NAV or EIFS set as the frame said).
+    pub end: SimTime,
+    /// The NAV that followed ended here, before anything else happened (also processed).
+    pub nav_end: Option<SimTime>,
+}
+
 /// Per-radio counters kept by the reception model.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct RxCounts {
@@ -398,6 +411,92 @@ impl Reception {
         self.step_due(upto, starts_upto, params, eifs, losses, ec)
     }
 
+    /// Whether the next transition is known to be a frame start at or before `starts_upto` (the
+    /// only case [`Self::isolated_frame`] can take).
+    #[inline]
+    pub fn start_due(&self, starts_upto: SimTime) -> bool {
+        self.due_step == Some(Step::Start) && self.due <= starts_upto
+    }
+
+    /// Processes, in one go, a frame that reaches a quiet radio on its own (ns-2 receiver only):
+    /// the next transition is its start (at or before `starts_upto`); nothing is locked, no own
+    /// transmission is in progress or ends later, and the next queued frame starts at or after
+    /// its end (`upto` or earlier); it is neither for this station nor broadcast and no loss
+    /// process judges it. The radio then locks on to it at its start (undecodable if below the
+    /// receive threshold), is busy until its end, and at its end sets the NAV (ns-2 flavour:
+    /// EIFS after an undecodable frame, else the frame's Duration) or the EIFS flag (standard
+    /// flavour, undecodable frame), exactly as [`Self::step`] would in two transitions (`arrival`,
+    /// `lock_end`, `account`); a NAV end that follows before anything else (and by `upto`) is
+    /// processed too (a third transition). Returns `None`, changing nothing, when the frame does
+    /// not qualify. The MAC checks its backoff at each returned instant, as after each step.
+    #[inline]
+    pub fn isolated_frame(
+        &mut self,
+        upto: SimTime,
+        starts_upto: SimTime,
+        params: &WifiParams,
+        eifs: SimTime,
+    ) -> Option<Isolated> {
+        if self.due_step != Some(Step::Start)
+            || self.due > starts_upto
+            || !matches!(params.receiver, ReceiverModel::Ns2 { .. })
+            || self.lock.is_some()
+            || !self.active.is_empty()
+            || self.busy_since.is_some()
+            || self.tx_end > self.cursor
+        {
+            return None;
+        }
+        let sig = self.pending.first()?;
+        let (start, end) = (sig.start, sig.end);
+        if end > upto || sig.loss != NO_LOSS || self.for_me(&sig.frame) || self.pending.get(1).is_some_and(|n| n.start < end) {
+            return None;
+        }
+        // `arrival` (ns-2 receiver): locked on, in error if too weak (not lost, not transmitting).
+        let err = sig.power < params.rx_threshold_w;
+        let duration = sig.frame.duration;
+        // Usually the only one queued: no shift (and no call to `memmove`) then.
+        if self.pending.len() == 1 {
+            self.pending.pop();
+        } else {
+            self.pending.remove(0);
+        }
+        // `account`: busy from the lock's start to its end.
+        self.busy_time += end - start;
+        // `lock_end`: not transmitting, not collided, not for this station.
+        let nav = if err {
+            match params.flavor {
+                MacFlavor::Ns2 => end + eifs,
+                MacFlavor::Standard => {
+                    self.eifs_pending = true;
+                    SimTime::ZERO
+                }
+            }
+        } else {
+            self.eifs_pending = false;
+            end + duration
+        };
+        self.nav_until = self.nav_until.max(nav);
+        self.cursor = end;
+        // The NAV end, if it is the next transition: nothing else happens there (not busy).
+        let nav_end =
+            if self.nav_until > end && self.nav_until <= upto && self.pending.first().is_none_or(|n| n.start >= self.nav_until) {
+                self.cursor = self.nav_until;
+                Some(self.nav_until)
+            } else {
+                None
+            };
+        // `recompute_due` on what is left: a NAV end after the cursor, then the next frame start.
+        (self.due, self.due_step) =
+            if self.nav_until > self.cursor { (self.nav_until, Some(Step::NavEnd)) } else { (SimTime::MAX, None) };
+        if let Some(n) = self.pending.first()
+            && (n.start < self.due || self.due_step.is_none())
+        {
+            (self.due, self.due_step) = (n.start, Some(Step::Start));
+        }
+        Some(Isolated { start, end, nav_end })
+    }
+
     /// The effect of the transition [`Self::step`] just processed, unless it had none (most
     /// transitions: a frame for another station, a NAV or transmission end).
     #[inline]
@@ -593,5 +692,241 @@ impl Reception {
             }
         }
         self.lock = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::RngFactory;
+    use crate::wifi::mac::backoff::Backoff;
+    use crate::wifi::mac::frame::{BROADCAST, FrameKind};
+    use rand::RngExt;
+
+    const ME: u32 = 7;
+
+    /// The MAC state `check_backoff` keeps for one station (no immediate access: it draws).
+    #[derive(Copy, Clone, Debug, PartialEq)]
+    struct Mac {
+        tx_idle: bool,
+        was_idle: bool,
+        idle_since: SimTime,
+        backoff: Backoff,
+    }
+
+    impl Mac {
+        /// `Wifi::check_backoff_as` (ns-2 flavour DIFS; the standard flavour's EIFS flag).
+        fn check(&mut self, rx: &Reception, params: &WifiParams, t: SimTime, medium_idle: Option<bool>) {
+            let idle = self.tx_idle && medium_idle.unwrap_or_else(|| rx.medium_idle(t, params));
+            if idle && !self.was_idle {
+                self.idle_since = t;
+            }
+            self.was_idle = idle;
+            if idle && self.backoff.paused() {
+                let ifs = if params.flavor == MacFlavor::Standard && rx.eifs_pending { params.eifs() } else { params.difs() };
+                self.backoff.resume(t + ifs);
+            } else if !idle {
+                self.backoff.pause(t, params.slot);
+            }
+        }
+    }
+
+    /// Everything a settle leaves behind that a later step or the MAC can read.
+    fn snapshot(rx: &Reception, mac: &Mac) -> impl PartialEq + std::fmt::Debug {
+        (
+            (rx.busy_time, rx.busy_since, rx.nav_until, rx.eifs_pending, rx.cursor, rx.due),
+            (rx.pending.len(), rx.lock.map(|l| (l.sig.order, l.err, l.coll)), rx.active.len()),
+            (rx.counts.collisions, rx.counts.errors, rx.tx_start, rx.tx_end),
+            *mac,
+        )
+    }
+
+    /// One settle as the MAC does it, with (`fast`) or without the isolated-frame summary;
+    /// returns the frames handed to the MAC, with their times.
+    fn settle(
+        rx: &mut Reception,
+        mac: &mut Mac,
+        upto: SimTime,
+        starts_upto: SimTime,
+        params: &WifiParams,
+        fast: bool,
+        taken: &mut usize,
+    ) -> Vec<(SimTime, Effect)> {
+        let eifs = params.eifs();
+        let (mut losses, mut ec) = (LossTable { procs: Vec::new() }, AnyErrorControl::new(params));
+        let mut effects = Vec::new();
+        loop {
+            if fast
+                && rx.start_due(starts_upto)
+                && let Some(f) = rx.isolated_frame(upto, starts_upto, params, eifs)
+            {
+                *taken += 1;
+                mac.check(rx, params, f.start, Some(false));
+                mac.check(rx, params, f.end, None);
+                if let Some(n) = f.nav_end {
+                    mac.check(rx, params, n, None);
+                }
+                continue;
+            }
+            let Some(t) = rx.step(upto, starts_upto, params, eifs, &mut losses, &mut ec) else { break };
+            if let Some(e) = rx.take_effect() {
+                effects.push((t, e));
+            }
+            mac.check(rx, params, t, None);
+        }
+        effects
+    }
+
+    /// The isolated-frame summary leaves the radio and the MAC exactly as stepping the frame's
+    /// transitions one by one does: random frames (overlapping, touching, alone; strong, weak;
+    /// for this station, broadcast or for another; with and without a NAV), own transmissions,
+    /// both MAC flavours, a backoff or none, settles at random bounds.
+    #[test]
+    fn isolated_frame_equals_stepping() {
+        let mut rng = RngFactory::new(19, 0).stream("isolated");
+        let mut taken = 0;
+        let mut declined_or_stepped = 0;
+        for case in 0..4000 {
+            let mut params = WifiParams::ns2_wavelan();
+            if case % 2 == 1 {
+                params.flavor = MacFlavor::Standard;
+            }
+            let (cs, rx_th) = (params.cs_threshold_w, params.rx_threshold_w);
+            let mut fast = Reception::new(ME);
+            let mut slow = Reception::new(ME);
+            let mut mac = Mac {
+                tx_idle: rng.random_range(0..4) > 0,
+                was_idle: true,
+                idle_since: SimTime::ZERO,
+                backoff: match rng.random_range(0..3) {
+                    0 => Backoff::Off,
+                    1 => Backoff::Running { count_from: SimTime::from_micros(50), rtime: SimTime::from_micros(300) },
+                    _ => Backoff::Paused { rtime: SimTime::from_micros(140) },
+                },
+            };
+            let mut mac_slow = mac;
+            let us = |r: &mut crate::rng::SimRng, lo: u64, hi: u64| SimTime::from_micros(r.random_range(lo..hi));
+            // Frames one after the other, sometimes overlapping or touching the previous one.
+            let n = rng.random_range(1..9);
+            let mut t = us(&mut rng, 1, 400);
+            let mut frames = Vec::new();
+            for k in 0..n {
+                let dur = us(&mut rng, 1, 2000);
+                let ra = match rng.random_range(0..8) {
+                    0 => ME,
+                    1 => BROADCAST,
+                    _ => 100 + k as u32,
+                };
+                let duration = if rng.random_range(0..3) == 0 { SimTime::ZERO } else { us(&mut rng, 1, 1500) };
+                let power = if rng.random_range(0..3) == 0 { cs * 1.5 } else { rx_th * 3.0 };
+                let frame = Frame {
+                    kind: FrameKind::Data,
+                    retry: false,
+                    src: k as u32,
+                    ra,
+                    seq: 0,
+                    duration,
+                    bytes: 100,
+                    pkt: None,
+                    rate_kbps: 2_000,
+                    coding: crate::wifi::error_control::Coding::Plain,
+                };
+                let sig = Signal { frame, start: t, end: t + dur, power, order: (t, k as u32), loss: NO_LOSS };
+                frames.push(sig);
+                t = match rng.random_range(0..4) {
+                    0 => t + us(&mut rng, 0, dur.as_nanos() / 1000 + 1),
+                    1 => t + dur,
+                    _ => t + dur + us(&mut rng, 0, 3000),
+                };
+            }
+            let last = t + SimTime::from_millis(5);
+            if rng.random_range(0..3) == 0 {
+                let nav = us(&mut rng, 1, 3000);
+                fast.set_nav(nav);
+                slow.set_nav(nav);
+            }
+            // Frames are queued when they are sent (before they arrive), in a random order.
+            for i in (0..frames.len()).rev() {
+                let j = rng.random_range(0..=i);
+                frames.swap(i, j);
+            }
+            for sig in &frames {
+                fast.insert(*sig);
+                slow.insert(*sig);
+            }
+            // Settles at increasing random bounds (frame starts at the bound left out or not),
+            // an own transmission started at one of them.
+            let mut at = SimTime::ZERO;
+            let tx_at = rng.random_range(0..6);
+            let mut k = 0;
+            while at < last {
+                at += us(&mut rng, 1, 4000);
+                let starts_upto = if rng.random_range(0..2) == 0 { at - SimTime(1) } else { at };
+                let before = taken;
+                let ef = settle(&mut fast, &mut mac, at, starts_upto, &params, true, &mut taken);
+                let es = settle(&mut slow, &mut mac_slow, at, starts_upto, &params, false, &mut 0);
+                if taken == before {
+                    declined_or_stepped += 1;
+                }
+                assert_eq!(ef, es, "case {case}: effects up to {at:?}");
+                assert_eq!(snapshot(&fast, &mac), snapshot(&slow, &mac_slow), "case {case}: state at {at:?}");
+                if k == tx_at && starts_upto < at {
+                    let dur = us(&mut rng, 1, 1500);
+                    fast.start_tx(at, dur, &params);
+                    slow.start_tx(at, dur, &params);
+                    mac.check(&fast, &params, at, None);
+                    mac_slow.check(&slow, &params, at, None);
+                }
+                k += 1;
+            }
+            let fin = last + SimTime::from_millis(10);
+            settle(&mut fast, &mut mac, fin, fin, &params, true, &mut taken);
+            settle(&mut slow, &mut mac_slow, fin, fin, &params, false, &mut 0);
+            assert_eq!(snapshot(&fast, &mac), snapshot(&slow, &mac_slow), "case {case}: final state");
+            assert_eq!(fast.busy_time_at(fin), slow.busy_time_at(fin));
+        }
+        assert!(taken > 2000 && declined_or_stepped > 2000, "summaries {taken}, settles without one {declined_or_stepped}");
+    }
+
+    /// The summary declines where it does not apply: the SINR receiver, a frame for this station.
+    #[test]
+    fn isolated_frame_declines_sinr_and_own_frames() {
+        let frame = |ra| Frame {
+            kind: FrameKind::Data,
+            retry: false,
+            src: 1,
+            ra,
+            seq: 0,
+            duration: SimTime::ZERO,
+            bytes: 100,
+            pkt: None,
+            rate_kbps: 11_000,
+            coding: crate::wifi::error_control::Coding::Plain,
+        };
+        let sig = |ra, params: &WifiParams| Signal {
+            frame: frame(ra),
+            start: SimTime::from_micros(10),
+            end: SimTime::from_micros(20),
+            power: params.rx_threshold_w * 2.0,
+            order: (SimTime::from_micros(10), 1),
+            loss: NO_LOSS,
+        };
+        let eifs = SimTime::from_micros(364);
+        for (params, ra, takes) in [
+            (WifiParams::ns2_wavelan(), 5, true),
+            (WifiParams::ns2_wavelan(), ME, false),
+            (WifiParams::ns2_wavelan(), BROADCAST, false),
+            (WifiParams::ieee80211b(), 5, false),
+        ] {
+            let mut rx = Reception::new(ME);
+            rx.insert(sig(ra, &params));
+            let got = rx.isolated_frame(SimTime::MAX, SimTime::MAX, &params, eifs);
+            assert_eq!(got.is_some(), takes, "{:?} ra {ra}", params.receiver);
+            if takes {
+                let end = SimTime::from_micros(20);
+                assert_eq!(got, Some(Isolated { start: SimTime::from_micros(10), end, nav_end: None }));
+                assert_eq!((rx.busy_time, rx.cursor, rx.queued()), (SimTime::from_micros(10), end, 0));
+            }
+        }
     }
 }
