@@ -152,6 +152,10 @@ pub struct RedConfig {
     pub bytes: bool,
     /// Typical packet size for the idle-time decay.
     pub mean_packet_size: u32,
+    /// Whose rules decide: the paper's or ns-2.35's (`net::queue::red`, "Flavours").
+    pub flavor: crate::net::queue::red::RedFlavor,
+    /// Uniform spacing of marks on `1/p_b .. 2/p_b` (ns-2's `wait_`).
+    pub wait: bool,
 }
 
 impl RedConfig {
@@ -167,6 +171,9 @@ impl RedConfig {
             ecn: self.ecn,
             bytes: self.bytes,
             typical_tx: SimTime::transmission(self.mean_packet_size as u64, rate_bps),
+            mean_packet_size: self.mean_packet_size,
+            flavor: self.flavor,
+            wait: self.wait,
         }
     }
 }

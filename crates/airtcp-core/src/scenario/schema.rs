@@ -139,6 +139,10 @@ pub struct RawRed {
     pub ecn: Option<bool>,
     /// Typical packet size for the idle decay (default `"500B"`, as ns-2).
     pub mean_packet_size: Option<Quantity>,
+    /// `"standard"` (Floyd & Jacobson 1993, the default) or `"ns2"` (ns-2.35's extra rules).
+    pub flavor: Option<crate::net::queue::red::RedFlavor>,
+    /// Space marks uniformly on `1/p_b .. 2/p_b`, ns-2's `wait_` (default false).
+    pub wait: Option<bool>,
 }
 
 /// A sojourn distribution: `{ dist = "exponential", mean = "10ms" }`,

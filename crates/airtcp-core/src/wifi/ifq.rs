@@ -112,8 +112,9 @@ impl Ifq {
     fn red_decide(&mut self, now: SimTime, pkt: &Packet) -> RedVerdict {
         let (len, bytes) = (self.len(), self.bytes);
         let Some(red) = self.red.as_deref_mut() else { return RedVerdict::Accept };
-        red.update_avg(now, if red.params().bytes { bytes as f64 } else { len as f64 });
-        red.decide(pkt.ip.ecn.is_ect())
+        let q = if red.params().bytes { bytes as f64 } else { len as f64 };
+        red.update_avg(now, q);
+        red.decide(pkt.ip.ecn.is_ect(), q, pkt.size)
     }
 
     /// The RED state, if this queue is RED-managed.
@@ -306,6 +307,14 @@ mod tests {
 
     #[test]
     fn red_gives_the_wired_queues_verdicts_for_the_same_arrivals() {
+        use crate::net::queue::red::RedFlavor;
+        for (flavor, wait) in [(RedFlavor::Standard, false), (RedFlavor::Ns2, false), (RedFlavor::Ns2, true)] {
+            same_verdicts(flavor, wait);
+        }
+    }
+
+    /// [`red_gives_the_wired_queues_verdicts_for_the_same_arrivals`] for one flavour.
+    fn same_verdicts(flavor: crate::net::queue::red::RedFlavor, wait: bool) {
         // The same RED parameters and random stream, the same arrivals (half of them ECN-capable)
         // and service completions: the interface queue must mark, drop and average exactly as the
         // wired RED queue (net/queue), busy and idle periods included.
@@ -323,6 +332,9 @@ mod tests {
             ecn: true,
             bytes: false,
             typical_tx: SimTime::from_micros(400),
+            mean_packet_size: 1000,
+            flavor,
+            wait,
         };
         let rngs = RngFactory::new(5, 0);
         let mut wired = Queue::new(Amount::Packets(30), Some(Red::new(params, rngs.stream("red"))), false);
@@ -378,6 +390,6 @@ mod tests {
             }
             assert_eq!(ifq.red().map(|r| r.avg()), wired.red().map(|r| r.avg()));
         }
-        assert!(marks > 100 && early > 100 && forced > 0, "marks {marks}, early {early}, forced {forced}");
+        assert!(marks > 100 && early > 100 && forced > 0, "{flavor:?}: marks {marks}, early {early}, forced {forced}");
     }
 }

@@ -105,7 +105,7 @@ impl Queue {
         if let Some(red) = &mut self.red {
             let q = if red.params().bytes { self.bytes as f64 } else { self.fifo.len() as f64 };
             red.update_avg(now, q);
-            match red.decide(pkt.ip.ecn.is_ect()) {
+            match red.decide(pkt.ip.ecn.is_ect(), q, pkt.size) {
                 RedVerdict::Accept => {}
                 RedVerdict::Mark => verdict = Enqueued::Marked,
                 RedVerdict::DropEarly => return Enqueued::Dropped(DropCause::RedEarly),

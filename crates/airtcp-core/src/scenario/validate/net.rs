@@ -143,6 +143,8 @@ impl Validator<'_> {
             ecn: q.ecn.unwrap_or(false),
             bytes,
             mean_packet_size: mean_packet_size as u32,
+            flavor: q.flavor.unwrap_or_default(),
+            wait: q.wait.unwrap_or(false),
         })
     }
 
