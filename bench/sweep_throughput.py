@@ -127,22 +127,34 @@ def ns2_check(sc: airtcp.Scenario, n: int, duration: str) -> None:
     seed = sc.data["simulation"].get("seed", 1)
     noecn = sc.copy()
     noecn.set("flows.video.transport", {"type": "udp", "ecn": False})
+    # The same with RED following ns-2.35's rules (example.tcl sets wait_ false, as airtcp's default).
+    ns2red = noecn.copy()
+    ns2red.set("links.bottleneck.queue.flavor", "ns2")
     print(f"delivered bytes, mean (standard error) over {n} replications of {duration}, seed {seed}:")
-    print("| point | flow | airtcp | airtcp, video not ECN-capable | ns-2.35 | ns-2 / airtcp (no ECN) |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| point | flow | airtcp | airtcp, video not ECN-capable | the same, RED flavor ns2 | ns-2.35 "
+        "| ns-2 / airtcp (no ECN) | ns-2 / airtcp (no ECN, RED ns2) |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
     for rate in RATES:
-        cols = {"airtcp": [], "noecn": [], "ns2": []}
+        cols = {"airtcp": [], "noecn": [], "ns2red": [], "ns2": []}
         for r in range(n):
-            for key, s in (("airtcp", sc), ("noecn", noecn)):
+            for key, s in (("airtcp", sc), ("noecn", noecn), ("ns2red", ns2red)):
                 s.set("flows.video.app.rate", rate)
                 fl = airtcp.run(s, seed=seed, replication=r).flows.set_index("flow")
                 cols[key].append({f: int(fl.loc[f, "delivered_bytes"]) for f in ("video", "bursty")})
             cols["ns2"].append(ns2_run(sc, rate, r, seed))
         for f in ("video", "bursty"):
             stats = {k: _mean_se([c[f] for c in v]) for k, v in cols.items()}
-            cells = [f"{stats[k][0]:,.0f} ({stats[k][1]:,.0f})" for k in ("airtcp", "noecn", "ns2")]
-            ratio = stats["ns2"][0] / stats["noecn"][0] - 1 if stats["noecn"][0] else float("nan")
-            print(f"| video {rate} | {f} | " + " | ".join(cells) + f" | {ratio * 100:+.1f}% |")
+            cells = [f"{stats[k][0]:,.0f} ({stats[k][1]:,.0f})" for k in ("airtcp", "noecn", "ns2red", "ns2")]
+            ratios = [stats["ns2"][0] / stats[k][0] - 1 if stats[k][0] else float("nan") for k in ("noecn", "ns2red")]
+            print(
+                f"| video {rate} | {f} | "
+                + " | ".join(cells)
+                + " | "
+                + " | ".join(f"{x * 100:+.1f}%" for x in ratios)
+                + " |"
+            )
 
 
 def breakdown(sc: airtcp.Scenario, n: int) -> dict[str, float]:

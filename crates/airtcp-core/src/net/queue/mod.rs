@@ -297,6 +297,9 @@ mod tests {
                 ecn: false,
                 bytes: false,
                 typical_tx: SimTime::from_micros(400),
+                mean_packet_size: 500,
+                flavor: red::RedFlavor::Standard,
+                wait: false,
             };
             let rng = crate::rng::RngFactory::new(3, 0).stream("red");
             let mut red = Queue::new(Amount::Packets(10), Some(Red::new(params, rng)), false);
