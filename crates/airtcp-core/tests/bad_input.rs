@@ -125,6 +125,13 @@ fn cases() -> Vec<(&'static str, String, &'static str, Vec<&'static str>)> {
         ),
         ("red max_p", with_link("queue = { type = \"red\", max_p = 1.5 }"), "links[0].queue.max_p", vec!["(0, 1]"]),
         (
+            "red flavor",
+            with_link("queue = { type = \"red\", flavor = \"ns-2\" }"),
+            "links[0].queue.flavor",
+            vec!["ns-2", "`standard` or `ns2`"],
+        ),
+        ("red wait", with_link("queue = { type = \"red\", wait = 1 }"), "links[0].queue.wait", vec!["boolean"]),
+        (
             "red mixed units",
             with_link("queue = { type = \"red\", min_th = \"5pkt\", max_th = \"30KB\" }"),
             "links[0].queue.max_th",
