@@ -152,9 +152,13 @@ pub struct RedConfig {
     pub bytes: bool,
     /// Typical packet size for the idle-time decay.
     pub mean_packet_size: u32,
-    /// Whose rules decide: the paper's or ns-2.35's (`net::queue::red`, "Flavours").
+    /// Whose rules decide: the paper's or ns-2.35's (`net::queue::red`, "Flavours"). Left out of
+    /// the serialised scenario when default, so a scenario's hash does not change with the key's
+    /// arrival.
+    #[serde(skip_serializing_if = "crate::net::queue::red::RedFlavor::is_standard")]
     pub flavor: crate::net::queue::red::RedFlavor,
-    /// Uniform spacing of marks on `1/p_b .. 2/p_b` (ns-2's `wait_`).
+    /// Uniform spacing of marks on `1/p_b .. 2/p_b` (ns-2's `wait_`); left out when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub wait: bool,
 }
 

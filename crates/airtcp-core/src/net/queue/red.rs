@@ -67,11 +67,16 @@ pub struct RedParams {
     /// Transmission time of a typical packet, for the idle-time decay.
     pub typical_tx: SimTime,
     /// Typical packet size in bytes (`mean_packet_size`): the byte-mode count and scaling of the
-    /// `ns2` flavour.
+    /// `ns2` flavour. Not serialised: `typical_tx` already carries it, and a configuration's hash
+    /// (the run store's key) stays what it was before the field existed.
+    #[serde(skip)]
     pub mean_packet_size: u32,
-    /// Which rules decide (see the module documentation).
+    /// Which rules decide (see the module documentation); serialised only when not standard.
+    #[serde(skip_serializing_if = "RedFlavor::is_standard")]
     pub flavor: RedFlavor,
-    /// Space marks uniformly on `1/p_b .. 2/p_b` (ns-2's `wait_`) instead of `1 .. 1/p_b`.
+    /// Space marks uniformly on `1/p_b .. 2/p_b` (ns-2's `wait_`) instead of `1 .. 1/p_b`;
+    /// serialised only when set.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub wait: bool,
 }
 
@@ -85,6 +90,13 @@ pub enum RedFlavor {
     /// ns-2.35's `REDQueue::enque` (`qlen > 1`, the first packet above `min_th` spared, integer
     /// idle decay, byte-mode scaling).
     Ns2,
+}
+
+impl RedFlavor {
+    /// Whether this is the default (paper) flavour.
+    pub fn is_standard(&self) -> bool {
+        *self == RedFlavor::Standard
+    }
 }
 
 /// What RED decided for an arriving packet.
