@@ -581,6 +581,53 @@ fn all_independent_mistakes_are_reported_at_once() {
 }
 
 #[test]
+fn an_invalid_entry_is_reported_once_not_at_every_reference() {
+    // Each scenario has one mistake inside a node, link or flow entry that other parts refer to
+    // (links, flows, outputs, captures, traces). The entry's own error must be the only one: a
+    // "no node has this name" at each reference would be false (the entry exists, it is invalid).
+    let refs = "[outputs]\nqueue_series = [\"ab:a->b\"]\ntcp_series = [\"f\"]\ndelay_percentiles = [\"f\"]\n\
+                pcap = [\"a\", \"a:ab\"]\ntrace = { nodes = [\"a\"], flows = [\"f\"] }\n";
+    let link =
+        |extra: &str| format!("[[links]]\nname = \"ab\"\na = \"a\"\nb = \"b\"\nrate = \"10Mbps\"\ndelay = \"10ms\"\n{extra}");
+    let flow = |extra: &str| {
+        format!("[[flows]]\nname = \"f\"\nsrc = \"a\"\ndst = \"b\"\ntransport = \"tcp\"\napp = {{ type = \"bulk\" }}\n{extra}")
+    };
+    let node_b = "[[nodes]]\nname = \"b\"\n";
+    let cases = [
+        (
+            "node with an unknown key",
+            format!("{SIM}[[nodes]]\nname = \"a\"\nbogus = 1\n{node_b}{}{}", link(""), flow("")),
+            "nodes[0].bogus",
+        ),
+        (
+            "node with a bad name",
+            format!("{SIM}[[nodes]]\nname = \"a\"\nposition = \"here\"\n{node_b}{}{}", link(""), flow("")),
+            "nodes[0].position",
+        ),
+        ("link with an unknown key", format!("{SIM}{NODES}{}{}", link("colour = 1\n"), flow("")), "links[0].colour"),
+        ("link with a bad rate", format!("{SIM}{NODES}{}{}", link("").replace("10Mbps", "fast"), flow("")), "links[0].rate"),
+        (
+            "link with a bad queue",
+            format!("{SIM}{NODES}{}{}", link("queue = { type = \"red\", flavor = \"x\" }\n"), flow("")),
+            "links[0].queue.flavor",
+        ),
+        ("flow with an unknown key", format!("{SIM}{NODES}{}{}", link(""), flow("bogus = 2\n")), "flows[0].bogus"),
+        ("flow with a bad start", format!("{SIM}{NODES}{}{}", link(""), flow("start = \"soon\"\n")), "flows[0].start"),
+    ];
+    for (case, text, path) in cases {
+        let text = format!("{text}{refs}");
+        let err = validate(&text, "case.toml", None).unwrap_err();
+        let paths: Vec<&str> = err.errors.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, [path], "{case}: {err}");
+    }
+    // A reference to an entry that does not exist at all is still reported.
+    let text = format!("{SIM}{NODES}{}{}[outputs]\nqueue_series = [\"cd\"]\ntcp_series = [\"g\"]\n", link(""), flow(""));
+    let err = validate(&text, "case.toml", None).unwrap_err();
+    let paths: Vec<&str> = err.errors.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(paths, ["outputs.queue_series[0]", "outputs.tcp_series[0]"], "{err}");
+}
+
+#[test]
 #[ignore = "prints every message for review: cargo test --test bad_input -- --ignored --nocapture"]
 fn print_all_messages() {
     for (case, text, _, _) in cases() {

@@ -56,13 +56,21 @@ impl Validator<'_> {
                 continue;
             }
             let Some(&node) = self.nodes.get(node_name) else {
+                if self.broken.nodes.contains(node_name) {
+                    continue; // the node's own entry failed, and says why
+                }
                 let msg = format!("no node named {node_name:?}; use \"*\", a node, \"<node>:<link>\" or \"<node>:wireless\"");
                 self.errs.push(path, Some(format!("{sel:?}")), msg);
                 continue;
             };
             let own: Vec<usize> = (0..all.len()).filter(|&j| all[j].0 == node).collect();
             let matched: Vec<usize> = own.iter().copied().filter(|&j| iface.is_none_or(|f| iface_name(all[j].1) == f)).collect();
-            if matched.is_empty() {
+            // An interface that is missing because its link's entry failed: that entry says why.
+            let broken_link = match iface {
+                Some(f) => self.broken.links.contains(f),
+                None => self.broken.link_ends.contains(node_name),
+            };
+            if matched.is_empty() && !broken_link {
                 let names: Vec<String> = own.iter().map(|&j| format!("{node_name}:{}", iface_name(all[j].1))).collect();
                 let msg = if names.is_empty() {
                     "the node has no interface".to_string()
@@ -107,6 +115,7 @@ impl Validator<'_> {
         for (i, n) in t.nodes.iter().flatten().enumerate() {
             match self.nodes.get(n) {
                 Some(&id) => nodes.push(id),
+                None if self.broken.nodes.contains(n.as_str()) => {}
                 None => self.errs.push(format!("outputs.trace.nodes[{i}]"), Some(format!("{n:?}")), "no node of that name"),
             }
         }
@@ -115,6 +124,7 @@ impl Validator<'_> {
             for (i, n) in names.iter().enumerate() {
                 match flows.iter().position(|f| f.name == *n) {
                     Some(k) => out.push(FlowId(k as u32)),
+                    None if self.broken.flows.contains(n.as_str()) => {}
                     None => {
                         let known: Vec<&str> = flows.iter().map(|f| f.name.as_str()).collect();
                         self.errs.push(

@@ -20,7 +20,11 @@ impl Validator<'_> {
         let mut seen = HashMap::with_capacity(raw.len());
         for (i, r) in raw.into_iter().enumerate() {
             let path = entry_path("flows", i);
-            let Some(f) = self.decode_owned::<RawFlow>(r, &path) else { continue };
+            let raw_name = super::raw_name(&r, |_| Some(format!("flow{i}")));
+            let Some(f) = self.decode_owned::<RawFlow>(r, &path) else {
+                self.broken.flows.extend(raw_name);
+                continue;
+            };
             let before = self.errs.len();
             let name = f.name.clone().unwrap_or_else(|| format!("flow{i}"));
             self.check_name(&name, &join(&path, "name"), &mut seen);
@@ -64,6 +68,8 @@ impl Validator<'_> {
                 && let (Some(src), Some(dst), Some(transport), Some(app)) = (src, dst, transport, app)
             {
                 out.push(FlowConfig { name, src, dst, start, stop, transport, app, record_series: false, record_delays: false });
+            } else {
+                self.broken.flows.insert(name);
             }
         }
         out

@@ -27,7 +27,7 @@ use crate::packet::NodeId;
 use crate::time::SimTime;
 use crate::units::{self, Amount};
 use serde::de::DeserializeOwned;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 /// Validates scenario `text`; `source` names it in messages and `base_dir` resolves relative
@@ -54,7 +54,8 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
             *list = Some(std::mem::take(a));
         }
     }
-    let mut v = Validator { errs: Errors::default(), base_dir, nodes: HashMap::new(), positions: Vec::new() };
+    let mut v =
+        Validator { errs: Errors::default(), base_dir, nodes: HashMap::new(), positions: Vec::new(), broken: Broken::default() };
     let Some(mut raw) = v.decode_owned::<RawScenario>(toml::Value::Table(doc), "") else {
         return Err(v.errs.finish(source, ()).unwrap_err());
     };
@@ -170,6 +171,29 @@ struct Validator<'a> {
     nodes: HashMap<String, NodeId>,
     /// Node positions (metres), by node index.
     positions: Vec<Option<[f64; 3]>>,
+    /// Names of entries that exist but failed validation (their own errors are reported).
+    broken: Broken,
+}
+
+/// Names of nodes, links and flows whose entries failed validation. A reference to one of them
+/// is not reported again: its entry's own error says what is wrong, and a second "no node has
+/// this name" would be false (the node is there, it is just invalid).
+#[derive(Default)]
+struct Broken {
+    nodes: HashSet<String>,
+    links: HashSet<String>,
+    /// The nodes those links would have joined (a capture of such a node may find no interface).
+    link_ends: HashSet<String>,
+    flows: HashSet<String>,
+}
+
+/// The `name` (or, failing that, the name it would default to) of a raw entry that did not
+/// validate, for [`Broken`].
+fn raw_name(raw: &toml::Value, default: impl FnOnce(&toml::Value) -> Option<String>) -> Option<String> {
+    match raw.get("name") {
+        Some(n) => n.as_str().map(str::to_string),
+        None => default(raw),
+    }
 }
 
 impl Validator<'_> {
@@ -272,6 +296,7 @@ impl Validator<'_> {
     fn node(&mut self, name: &str, path: &str) -> Option<NodeId> {
         match self.nodes.get(name) {
             Some(&id) => Some(id),
+            None if self.broken.nodes.contains(name) => None,
             None => {
                 let mut known: Vec<&str> = self.nodes.keys().map(String::as_str).collect();
                 known.sort_unstable();
@@ -348,10 +373,17 @@ impl Validator<'_> {
         let empty = raw.is_empty();
         for (i, r) in raw.into_iter().enumerate() {
             let path = entry_path("nodes", i);
-            let Some(n) = self.decode_owned::<RawNode>(r, &path) else { continue };
+            let raw_name = raw_name(&r, |_| None);
+            let Some(n) = self.decode_owned::<RawNode>(r, &path) else {
+                self.broken.nodes.extend(raw_name);
+                continue;
+            };
             let before = self.errs.len();
             self.check_name(&n.name, &join(&path, "name"), &mut seen);
             let named = self.errs.len() == before;
+            if !named {
+                self.broken.nodes.insert(n.name.clone());
+            }
             let position = match &n.position {
                 None => None,
                 Some(p) if (p.len() == 2 || p.len() == 3) && p.iter().all(|x| x.is_finite()) => {

@@ -19,7 +19,13 @@ impl Validator<'_> {
         let mut seen = HashMap::with_capacity(raw.len());
         for (i, r) in raw.into_iter().enumerate() {
             let path = entry_path("links", i);
-            let Some(l) = self.decode_owned::<RawLink>(r, &path) else { continue };
+            let raw_name = super::raw_name(&r, |r| Some(format!("{}-{}", r.get("a")?.as_str()?, r.get("b")?.as_str()?)));
+            let ends = ["a", "b"].map(|k| r.get(k).and_then(|v| v.as_str()).map(str::to_string));
+            let Some(l) = self.decode_owned::<RawLink>(r, &path) else {
+                self.broken.links.extend(raw_name);
+                self.broken.link_ends.extend(ends.into_iter().flatten());
+                continue;
+            };
             let name = l.name.clone().unwrap_or_else(|| format!("{}-{}", l.a, l.b));
             let before = self.errs.len();
             self.check_name(&name, &join(&path, "name"), &mut seen);
@@ -49,6 +55,9 @@ impl Validator<'_> {
                 && let (Some(a), Some(b), Some(rate_bps), Some(delay)) = (a, b, rate, delay)
             {
                 out.push(LinkConfig { name, a, b, rate_bps, delay, dirs, link_layer });
+            } else {
+                self.broken.links.insert(name);
+                self.broken.link_ends.extend([l.a, l.b]);
             }
         }
         out
@@ -170,7 +179,9 @@ impl Validator<'_> {
                     }
                 }
             }
-            if !matched {
+            // "<link>:<from>-><to>" or "<link>": a link whose entry failed is reported there.
+            let link = sel.split_once(':').map_or(sel.as_str(), |(l, _)| l);
+            if !matched && !self.broken.links.contains(link) {
                 let names: Vec<&str> = links.iter().map(|l| l.name.as_str()).collect();
                 self.errs.push(
                     format!("outputs.queue_series[{i}]"),
@@ -195,7 +206,7 @@ impl Validator<'_> {
                     matched = true;
                 }
             }
-            if !matched {
+            if !matched && !self.broken.flows.contains(sel.as_str()) {
                 let names: Vec<&str> = flows
                     .iter()
                     .filter(|f| matches!(f.transport, crate::scenario::config::TransportConfig::Tcp(_)))
@@ -225,7 +236,7 @@ impl Validator<'_> {
                     matched = true;
                 }
             }
-            if !matched {
+            if !matched && !self.broken.flows.contains(sel.as_str()) {
                 let names: Vec<&str> = flows.iter().map(|f| f.name.as_str()).collect();
                 let known =
                     if names.is_empty() { "there are no flows".to_string() } else { format!("flows: {}", names.join(", ")) };
