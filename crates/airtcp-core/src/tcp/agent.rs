@@ -47,32 +47,41 @@ impl TcpSenderAgent {
 
     /// The packet carrying segment `s`.
     pub fn packet(&self, now: SimTime, s: &SegmentOut) -> Packet {
+        let mut pkt = Packet::default();
+        self.write_packet(now, s, &mut pkt);
+        pkt
+    }
+
+    /// Writes the packet carrying segment `s` into `out` (the whole packet; the world builds it
+    /// in place in the packet pool, [`crate::packet::PacketPool::alloc_with`]).
+    #[inline]
+    pub fn write_packet(&self, now: SimTime, s: &SegmentOut, out: &mut Packet) {
         let p = &self.engine.c.p;
         if s.ctl != Ctl::Data {
-            return self.control_packet(now, s);
+            *out = self.control_packet(now, s);
+            return;
         }
-        let header = TcpHeader {
-            src_port: self.port,
-            dst_port: self.dst_port,
-            seq: s.seq,
-            ack: 0,
-            payload: s.len,
-            is_ack: false,
-            cwr: s.cwr,
-            window: 0,
-            timestamp: p.timestamps.then_some((now, s.ts_ecr)),
-            tx_copy: s.copy,
-            ..Default::default()
-        };
-        Packet {
+        *out = Packet {
             uid: 0,
             size: p.header_bytes + p.data_options_len() + s.len,
             ip: IpHeader { src: self.node, dst: self.dst, ecn: if s.ect { Ecn::Ect0 } else { Ecn::NotEct }, ttl: DEFAULT_TTL },
-            transport: Transport::Tcp(header),
+            transport: Transport::Tcp(TcpHeader {
+                src_port: self.port,
+                dst_port: self.dst_port,
+                seq: s.seq,
+                ack: 0,
+                payload: s.len,
+                is_ack: false,
+                cwr: s.cwr,
+                window: 0,
+                timestamp: p.timestamps.then_some((now, s.ts_ecr)),
+                tx_copy: s.copy,
+                ..Default::default()
+            }),
             flow: self.flow,
             created: now,
             payload: s.len,
-        }
+        };
     }
 }
 
@@ -185,18 +194,28 @@ impl TcpReceiverAgent {
 
     /// Builds the ACK to send now.
     pub fn ack_packet(&mut self, now: SimTime) -> Packet {
-        let f = self.engine.make_ack(now);
-        let mut h = TcpHeader { src_port: self.port, dst_port: self.peer_port, seq: 0, ..Default::default() };
-        f.apply(&mut h);
-        Packet {
+        let mut pkt = Packet::default();
+        self.write_ack_packet(now, &mut pkt);
+        pkt
+    }
+
+    /// Writes the ACK to send now into `out` (the whole packet; built in place in the packet
+    /// pool by the world, [`crate::packet::PacketPool::alloc_with`]): the receiver's ACK fields
+    /// ([`TcpReceiver::write_ack`]) in a header from this agent to its peer.
+    #[inline]
+    pub fn write_ack_packet(&mut self, now: SimTime, out: &mut Packet) {
+        *out = Packet {
             uid: 0,
-            size: self.params.ack_header() + self.params.ack_options_len(f.sack_count as usize) + self.params.smart_option_len(),
+            size: 0,
             ip: IpHeader { src: self.node, dst: self.peer, ecn: Ecn::NotEct, ttl: DEFAULT_TTL },
-            transport: Transport::Tcp(h),
+            transport: Transport::Tcp(TcpHeader { src_port: self.port, dst_port: self.peer_port, seq: 0, ..Default::default() }),
             flow: self.flow,
             created: now,
             payload: 0,
-        }
+        };
+        let Transport::Tcp(h) = &mut out.transport else { unreachable!("written above") };
+        let blocks = self.engine.write_ack(now, h);
+        out.size = self.params.ack_header() + self.params.ack_options_len(blocks) + self.params.smart_option_len();
     }
 }
 
@@ -255,5 +274,132 @@ mod tests {
         assert_eq!((data_size(&p), ack_size(&p, 0)), (1512, 52), "ACKs default to the data header");
         p.ack_header_bytes = 40;
         assert_eq!((data_size(&p), ack_size(&p, 0)), (1512, 40));
+    }
+
+    /// A packet with every field set to something no TCP packet of these agents carries (a
+    /// released slot of the pool holds such leftovers).
+    fn junk() -> Packet {
+        Packet {
+            uid: 77,
+            size: 9999,
+            ip: IpHeader { src: NodeId(5), dst: NodeId(6), ecn: Ecn::Ce, ttl: 3 },
+            transport: Transport::Tcp(TcpHeader {
+                src_port: 70,
+                dst_port: 71,
+                seq: 72,
+                ack: 73,
+                payload: 74,
+                is_ack: true,
+                syn: true,
+                fin: true,
+                ece: true,
+                cwr: true,
+                window: 75,
+                timestamp: Some((SimTime(76), SimTime(77))),
+                sack_count: 3,
+                sack: [crate::packet::SackBlock { start: 78, end: 79 }; crate::packet::MAX_SACK_BLOCKS],
+                smart: Some(80),
+                scheme_flags: 81,
+                tx_copy: 82,
+            }),
+            flow: FlowId(83),
+            created: SimTime(84),
+            payload: 85,
+        }
+    }
+
+    /// The data packet as `packet` built it before `write_packet` (the reference).
+    fn reference_data_packet(a: &TcpSenderAgent, now: SimTime, s: &SegmentOut) -> Packet {
+        let p = &a.engine.c.p;
+        let header = TcpHeader {
+            src_port: a.port,
+            dst_port: a.dst_port,
+            seq: s.seq,
+            ack: 0,
+            payload: s.len,
+            is_ack: false,
+            cwr: s.cwr,
+            window: 0,
+            timestamp: p.timestamps.then_some((now, s.ts_ecr)),
+            tx_copy: s.copy,
+            ..Default::default()
+        };
+        Packet {
+            uid: 0,
+            size: p.header_bytes + p.data_options_len() + s.len,
+            ip: IpHeader { src: a.node, dst: a.dst, ecn: if s.ect { Ecn::Ect0 } else { Ecn::NotEct }, ttl: DEFAULT_TTL },
+            transport: Transport::Tcp(header),
+            flow: a.flow,
+            created: now,
+            payload: s.len,
+        }
+    }
+
+    proptest::proptest! {
+        /// Packets written in place (`write_packet`, `write_ack_packet`) into a slot holding a
+        /// released packet are the packets built afresh (`packet`, `ack_packet` and the
+        /// reference construction): every field is written, for data, retransmissions,
+        /// handshake segments and ACKs with 0-4 SACK blocks, with and without timestamps, ECN
+        /// and SMART.
+        #[test]
+        fn packets_written_in_place_match_fresh_ones(
+            flags in 0u8..16,
+            seq in 0u64..1_000_000,
+            len in 1u32..1461,
+            copy in 0u16..3,
+            ctl in 0u8..3,
+            holes in 0u64..6,
+            now_ms in 0u64..10_000,
+        ) {
+            let mut p = TcpParams::rfc(Variant::Sack, 1460);
+            p.timestamps = flags & 1 != 0;
+            p.ecn = flags & 2 != 0;
+            p.smart_acks = flags & 4 != 0;
+            p.option_bytes = if flags & 8 != 0 { OptionBytes::Rfc } else { OptionBytes::None };
+            let now = SimTime::from_millis(now_ms);
+            let a = TcpSenderAgent::new(NodeId(1), 2, NodeId(3), 4, FlowId(5), &p);
+            let ctl = [Ctl::Data, Ctl::Syn, Ctl::Ack][ctl as usize];
+            let s = SegmentOut {
+                seq,
+                len,
+                copy,
+                retx: None,
+                ect: flags & 2 != 0 && copy == 0,
+                cwr: flags & 16 != 0,
+                ts_ecr: SimTime::from_millis(now_ms / 2),
+                ctl,
+            };
+            let mut slot = junk();
+            a.write_packet(now, &s, &mut slot);
+            proptest::prop_assert_eq!(&slot, &a.packet(now, &s));
+            if ctl == Ctl::Data {
+                proptest::prop_assert_eq!(&slot, &reference_data_packet(&a, now, &s));
+            } else {
+                proptest::prop_assert_eq!(&slot, &a.control_packet(now, &s));
+            }
+            let mut r = TcpReceiverAgent::new(NodeId(3), 4, NodeId(1), 2, FlowId(5), &p);
+            for k in 0..holes {
+                r.engine.on_data(now, (2 * k + 1) * 1460, 1460, None, false, false);
+            }
+            let mut fresh = r.clone();
+            let mut slot = junk();
+            r.write_ack_packet(now, &mut slot);
+            let want = fresh.ack_packet(now);
+            proptest::prop_assert_eq!(&slot, &want);
+            // And the ACK as it was built from `make_ack` before (`AckFields` applied).
+            let mut old = r.clone();
+            let mut again = r.clone();
+            let f = old.engine.make_ack(now);
+            let mut h = TcpHeader { src_port: old.port, dst_port: old.peer_port, seq: 0, ..Default::default() };
+            f.apply(&mut h);
+            let mut slot = junk();
+            again.write_ack_packet(now, &mut slot);
+            let Transport::Tcp(got) = slot.transport else { unreachable!() };
+            proptest::prop_assert_eq!(got, h);
+            proptest::prop_assert_eq!(
+                slot.size,
+                p.ack_header() + p.ack_options_len(f.sack_count as usize) + p.smart_option_len()
+            );
+        }
     }
 }

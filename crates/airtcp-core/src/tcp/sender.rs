@@ -259,6 +259,7 @@ impl Core {
     }
 
     /// Sends `len` new bytes at `snd_max`.
+    #[inline]
     pub fn send_new(&mut self, now: SimTime, len: u32) {
         let seq = self.snd_max;
         self.segs.push(Seg { seq, len, sends: 1, sacked: false, rexmit_in_recovery: false, held: false, last_sent: now });
@@ -354,7 +355,17 @@ impl Core {
     }
 
     /// Records a state sample if the series is on and something changed.
+    #[inline]
     pub fn record(&mut self, now: SimTime) {
+        if self.series.is_some() {
+            self.record_sample(now);
+        }
+    }
+
+    /// [`Core::record`] with the series on (out of line: most runs record no series, and every
+    /// ACK asks).
+    #[inline(never)]
+    fn record_sample(&mut self, now: SimTime) {
         let Some(series) = self.series.as_mut() else { return };
         let s = TcpSample {
             time: now,

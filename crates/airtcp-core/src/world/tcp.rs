@@ -74,41 +74,39 @@ impl World {
         let Agent::TcpSender(a) = &mut self.agents[agent as usize] else { return };
         let node = a.node;
         let flow = a.flow.0 as usize;
-        let peer = a.dst_port;
         std::mem::swap(&mut a.engine.output().segments, &mut self.seg_scratch);
         // The flow's monitor counts the origin's transmissions; a relay sender's packets carry
         // the creation time of the origin's packet that brought their first byte.
         let relay = a.relay.as_deref();
         for s in &self.seg_scratch {
-            let mut pkt = a.packet(now, s);
-            match relay {
+            let created = match relay {
                 // Handshake segments are not data: the flow counts data segments only.
-                _ if s.ctl != Ctl::Data => {}
-                None => self.flows[flow].monitor.on_sent(now, s.len),
-                Some(r) => pkt.created = r.created_of(s.seq).unwrap_or(now),
-            }
-            self.pkt_scratch.push(self.packets.alloc(pkt));
+                _ if s.ctl != Ctl::Data => None,
+                None => {
+                    self.flows[flow].monitor.on_sent(now, s.len);
+                    None
+                }
+                Some(r) => Some(r.created_of(s.seq).unwrap_or(now)),
+            };
+            // Built in place in the pool (no 192-byte packet copied per segment).
+            let id = self.packets.alloc_with(|p| {
+                a.write_packet(now, s, p);
+                if let Some(c) = created {
+                    p.created = c;
+                }
+            });
+            self.pkt_scratch.push(id);
         }
         self.seg_scratch.clear();
         match a.engine.rto_deadline() {
             Some(d) => a.rto_timer.arm(&mut self.sched, d, |g| Event::Tcp { agent, timer: TcpTimer::Rto, generation: g }),
             None => a.rto_timer.cancel(),
         }
-        let timeouts = std::mem::take(&mut a.engine.output().timeouts);
-        // Each sender's timeouts are judged against the receiver its data reaches.
-        let receiver = self.endpoints.receiver_of(agent).unwrap_or(peer);
-        for t in &timeouts {
-            self.judge_timeout(flow, agent, receiver, t.seq, t.len, t.copies_before);
+        let is_relay = a.relay.is_some();
+        if !a.engine.output().timeouts.is_empty() {
+            self.tcp_flush_timeouts(agent, flow);
         }
-        let mut owed_ack = None;
-        if let Agent::TcpSender(a) = &mut self.agents[agent as usize] {
-            let mut timeouts = timeouts;
-            timeouts.clear();
-            a.engine.output().timeouts = timeouts;
-            if a.relay.is_some() {
-                owed_ack = self.relay_after_flush(agent);
-            }
-        }
+        let owed_ack = if is_relay { self.relay_after_flush(agent) } else { None };
         let mut pkts = std::mem::take(&mut self.pkt_scratch);
         for &id in &pkts {
             self.send_from_node(node, id);
@@ -117,6 +115,24 @@ impl World {
         self.pkt_scratch = pkts;
         if let Some(upstream) = owed_ack {
             self.tcp_send_ack(upstream);
+        }
+    }
+
+    /// Judges the timeouts sender `agent` (of `flow`) recorded (out of line: timeouts are rare).
+    #[cold]
+    #[inline(never)]
+    fn tcp_flush_timeouts(&mut self, agent: u32, flow: usize) {
+        let Agent::TcpSender(a) = &mut self.agents[agent as usize] else { return };
+        let peer = a.dst_port;
+        let mut timeouts = std::mem::take(&mut a.engine.output().timeouts);
+        // Each sender's timeouts are judged against the receiver its data reaches.
+        let receiver = self.endpoints.receiver_of(agent).unwrap_or(peer);
+        for t in &timeouts {
+            self.judge_timeout(flow, agent, receiver, t.seq, t.len, t.copies_before);
+        }
+        if let Agent::TcpSender(a) = &mut self.agents[agent as usize] {
+            timeouts.clear();
+            a.engine.output().timeouts = timeouts;
         }
     }
 
@@ -195,37 +211,37 @@ impl World {
     }
 
     /// A TCP packet reached agent `port` on its node.
+    ///
+    /// The two common cases read the header where it lies in the packet pool instead of copying
+    /// it out (152 bytes; issue 19): a sender's ACK, and a receiver's data segment (whose few
+    /// fields are read before the packet is released). The packet is released before anything
+    /// is sent, as before, so the pool's slots are reused in the same order.
     pub(crate) fn tcp_deliver(&mut self, port: u32, id: PacketId) {
         let now = self.sched.now();
         let pkt = &self.packets[id];
-        let Transport::Tcp(h) = pkt.transport else { unreachable!("checked by the caller") };
-        let (created, ce) = (pkt.created, pkt.ip.ecn == crate::packet::Ecn::Ce);
-        self.packets.free(id);
+        let Transport::Tcp(h) = &pkt.transport else { unreachable!("checked by the caller") };
         if h.scheme_flags & crate::hook::FLAG_CORRUPTED != 0 {
+            self.packets.free(id);
             return; // a corrupted payload (TCP HACK pass-up) fails a plain receiver's checksum
         }
-        if !h.is_ack
-            && h.payload == 0
-            && let Some(n) = crate::hook::notification_of(&h)
-        {
-            self.tcp_notify(port, n); // a scheme's ELN/ERSN message (see `crate::hook`)
-            return;
-        }
         match &mut self.agents[port as usize] {
-            Agent::TcpReceiver(a) if h.syn && !h.is_ack => {
-                // The handshake (`tcp/handshake.rs`): every SYN is answered with a SYN-ACK.
-                let pkt = a.syn_ack_packet(now, &h);
-                let node = a.node;
-                let id = self.packets.alloc(pkt);
-                self.send_from_node(node, id);
+            Agent::TcpSender(a) if h.is_ack => {
+                a.engine.on_ack(now, h);
+                self.packets.free(id);
+                self.tcp_flush_sender(port);
             }
-            Agent::TcpReceiver(a) if h.payload > 0 => {
+            // Data (a payload; no SYN without ACK, which is a handshake request).
+            Agent::TcpReceiver(a) if h.payload > 0 && (h.is_ack || !h.syn) => {
+                let (created, ce) = (pkt.created, pkt.ip.ecn == crate::packet::Ecn::Ce);
+                let (seq, payload, timestamp, cwr, src_port, tx_copy) =
+                    (h.seq, h.payload, h.timestamp, h.cwr, h.src_port, h.tx_copy);
+                self.packets.free(id);
                 let flow = a.flow.0 as usize;
                 let relay = match a.delivery {
                     Delivery::Flow => None,
                     Delivery::Relay { sender } => Some((sender, a.engine.rcv_nxt, a.params.rcv_buffer)),
                 };
-                let o = a.engine.on_data(now, h.seq, h.payload, h.timestamp, ce, h.cwr);
+                let o = a.engine.on_data(now, seq, payload, timestamp, ce, cwr);
                 let deadline = a.engine.delack_deadline();
                 match deadline {
                     Some(d) if !o.ack_now => a.delack_timer.arm(&mut self.sched, d, |g| Event::Tcp {
@@ -238,23 +254,47 @@ impl World {
                 match relay {
                     None => {
                         let m = &mut self.flows[flow].monitor;
-                        m.on_received(now, created, h.payload);
+                        m.on_received(now, created, payload);
                         m.on_delivered(now, o.delivered);
                     }
                     Some((sender, rcv_before, space)) => {
-                        self.relay_data(sender, now, created, h.seq, h.payload, rcv_before, space, o.delivered)
+                        self.relay_data(sender, now, created, seq, payload, rcv_before, space, o.delivered)
                     }
                 }
-                self.settle_copy(flow, h.src_port, h.seq, h.tx_copy, true);
+                self.settle_copy(flow, src_port, seq, tx_copy, true);
                 if o.ack_now {
                     self.tcp_send_ack(port);
                 }
             }
-            Agent::TcpSender(a) if h.is_ack => {
-                a.engine.on_ack(now, &h);
-                self.tcp_flush_sender(port);
+            _ => {
+                let h = *h;
+                self.packets.free(id);
+                self.tcp_deliver_control(port, h);
             }
-            _ => {}
+        }
+    }
+
+    /// The rest of [`World::tcp_deliver`] (the packet already released): a scheme's
+    /// notification message, or a SYN reaching a receiver; anything else is ignored.
+    #[inline(never)]
+    fn tcp_deliver_control(&mut self, port: u32, h: crate::packet::TcpHeader) {
+        let now = self.sched.now();
+        if !h.is_ack
+            && h.payload == 0
+            && let Some(n) = crate::hook::notification_of(&h)
+        {
+            self.tcp_notify(port, n); // a scheme's ELN/ERSN message (see `crate::hook`)
+            return;
+        }
+        if let Agent::TcpReceiver(a) = &mut self.agents[port as usize]
+            && h.syn
+            && !h.is_ack
+        {
+            // The handshake (`tcp/handshake.rs`): every SYN is answered with a SYN-ACK.
+            let pkt = a.syn_ack_packet(now, &h);
+            let node = a.node;
+            let id = self.packets.alloc(pkt);
+            self.send_from_node(node, id);
         }
     }
 
@@ -265,10 +305,9 @@ impl World {
         if let Delivery::Relay { sender } = a.delivery {
             return self.relay_send_ack(agent, sender);
         }
-        let pkt = a.ack_packet(now);
+        let id = self.packets.alloc_with(|p| a.write_ack_packet(now, p));
         a.delack_timer.cancel();
         let node = a.node;
-        let id = self.packets.alloc(pkt);
         self.send_from_node(node, id);
     }
 
