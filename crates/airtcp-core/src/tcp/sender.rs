@@ -258,8 +258,9 @@ impl Core {
         }
     }
 
-    /// Sends `len` new bytes at `snd_max`.
-    #[inline]
+    /// Sends `len` new bytes at `snd_max`. Inlined: it is the per-segment step of every
+    /// window-limited send loop.
+    #[inline(always)]
     pub fn send_new(&mut self, now: SimTime, len: u32) {
         let seq = self.snd_max;
         self.segs.push(Seg { seq, len, sends: 1, sacked: false, rexmit_in_recovery: false, held: false, last_sent: now });
