@@ -261,7 +261,25 @@ impl Reception {
     /// would resume at `count_from` with `rtime` left cannot expire before the returned time,
     /// because every queued arrival that surely makes the medium busy (ns-2 model: any; SINR: power
     /// at or above the carrier-sense threshold) freezes it until at least that frame's end + `ifs`.
+    #[inline]
     pub fn backoff_lower_bound(
+        &self,
+        count_from: SimTime,
+        rtime: SimTime,
+        ifs: SimTime,
+        slot: SimTime,
+        params: &WifiParams,
+    ) -> SimTime {
+        // No frame queued (a radio settled with nothing on its way): answered inline.
+        if self.pending.is_empty() {
+            return count_from + rtime;
+        }
+        self.backoff_lower_bound_queued(count_from, rtime, ifs, slot, params)
+    }
+
+    /// [`Self::backoff_lower_bound`] with frames queued.
+    #[inline(never)]
+    fn backoff_lower_bound_queued(
         &self,
         mut count_from: SimTime,
         mut rtime: SimTime,
