@@ -104,6 +104,10 @@ pub struct Isolated {
     pub end: SimTime,
     /// The NAV that followed ended here, before anything else happened (also processed).
     pub nav_end: Option<SimTime>,
+    /// The frame was for this station and was decoded at `end`: its [`Effect::Decoded`] waits in
+    /// [`Reception::take_effect`] (the MAC hands it on after its backoff check at `end`; no NAV
+    /// end is taken then).
+    pub decoded: bool,
 }
 
 /// Per-radio counters kept by the reception model.
@@ -257,7 +261,25 @@ impl Reception {
     /// would resume at `count_from` with `rtime` left cannot expire before the returned time,
     /// because every queued arrival that surely makes the medium busy (ns-2 model: any; SINR: power
     /// at or above the carrier-sense threshold) freezes it until at least that frame's end + `ifs`.
+    #[inline]
     pub fn backoff_lower_bound(
+        &self,
+        count_from: SimTime,
+        rtime: SimTime,
+        ifs: SimTime,
+        slot: SimTime,
+        params: &WifiParams,
+    ) -> SimTime {
+        // No frame queued (a radio settled with nothing on its way): answered inline.
+        if self.pending.is_empty() {
+            return count_from + rtime;
+        }
+        self.backoff_lower_bound_queued(count_from, rtime, ifs, slot, params)
+    }
+
+    /// [`Self::backoff_lower_bound`] with frames queued.
+    #[inline(never)]
+    fn backoff_lower_bound_queued(
         &self,
         mut count_from: SimTime,
         mut rtime: SimTime,
@@ -418,17 +440,22 @@ impl Reception {
         self.due_step == Some(Step::Start) && self.due <= starts_upto
     }
 
-    /// Processes, in one go, a frame that reaches a quiet radio on its own (ns-2 receiver only):
-    /// the next transition is its start (at or before `starts_upto`); nothing is locked, no own
+    /// Processes, in one go, a frame that reaches a quiet radio on its own: the next transition
+    /// is its start (at or before `starts_upto`); nothing is locked or on the air, no own
     /// transmission is in progress or ends later, and the next queued frame starts at or after
-    /// its end (`upto` or earlier); it is neither for this station nor broadcast and no loss
-    /// process judges it. The radio then locks on to it at its start (undecodable if below the
-    /// receive threshold), is busy until its end, and at its end sets the NAV (ns-2 flavour:
-    /// EIFS after an undecodable frame, else the frame's Duration) or the EIFS flag (standard
-    /// flavour, undecodable frame), exactly as [`Self::step`] would in two transitions (`arrival`,
-    /// `lock_end`, `account`); a NAV end that follows before anything else (and by `upto`) is
-    /// processed too (a third transition). Returns `None`, changing nothing, when the frame does
-    /// not qualify. The MAC checks its backoff at each returned instant, as after each step.
+    /// its end (`upto` or earlier); it is not a broadcast and no loss process judges it. The
+    /// radio then locks on to it at its start, is busy until its end, and at its end sets the NAV
+    /// (ns-2 flavour: EIFS after an undecodable frame, else the frame's Duration) or the EIFS flag
+    /// (standard flavour, undecodable frame), or, for a frame for this station, decodes it (the
+    /// [`Effect::Decoded`] is left for [`Self::take_effect`]), exactly as [`Self::step`] would in
+    /// two transitions (`arrival`, `lock_end`, `account`); for a frame for another station, a NAV
+    /// end that follows before anything else (and by `upto`) is processed too (a third
+    /// transition). ns-2 receiver: a frame below the receive threshold is locked on to in error
+    /// (declined if it is for this station). SINR receiver: only a frame it locks on to (at or
+    /// above the receive threshold, its SINR alone on the air, computed by the same expression
+    /// as `arrival`, at or above the capture ratio). Returns `None`, changing nothing, when the
+    /// frame does not qualify. The MAC checks its backoff at each returned instant, as after each
+    /// step.
     #[inline]
     pub fn isolated_frame(
         &mut self,
@@ -439,7 +466,6 @@ impl Reception {
     ) -> Option<Isolated> {
         if self.due_step != Some(Step::Start)
             || self.due > starts_upto
-            || !matches!(params.receiver, ReceiverModel::Ns2 { .. })
             || self.lock.is_some()
             || !self.active.is_empty()
             || self.busy_since.is_some()
@@ -449,12 +475,29 @@ impl Reception {
         }
         let sig = self.pending.first()?;
         let (start, end) = (sig.start, sig.end);
-        if end > upto || sig.loss != NO_LOSS || self.for_me(&sig.frame) || self.pending.get(1).is_some_and(|n| n.start < end) {
+        if end > upto || sig.loss != NO_LOSS || sig.frame.is_broadcast() || self.pending.get(1).is_some_and(|n| n.start < end) {
             return None;
         }
-        // `arrival` (ns-2 receiver): locked on, in error if too weak (not lost, not transmitting).
-        let err = sig.power < params.rx_threshold_w;
-        let duration = sig.frame.duration;
+        let mine = sig.frame.ra == self.me;
+        let strong = sig.power >= params.rx_threshold_w;
+        // `arrival` (not lost, not transmitting): whether the lock is in error.
+        let err = match params.receiver {
+            ReceiverModel::Ns2 { .. } => {
+                if mine && !strong {
+                    return None;
+                }
+                !strong
+            }
+            ReceiverModel::Sinr { capture_ratio, noise_w, .. } => {
+                // Alone on the air: the summed power is this frame's (`recompute_total`).
+                let total: f64 = std::iter::once(sig.power).sum();
+                if !(strong && sig.power / (noise_w + total - sig.power).max(0.0) >= capture_ratio) {
+                    return None;
+                }
+                false
+            }
+        };
+        let (duration, frame) = (sig.frame.duration, sig.frame);
         // Usually the only one queued: no shift (and no call to `memmove`) then.
         if self.pending.len() == 1 {
             self.pending.pop();
@@ -463,7 +506,11 @@ impl Reception {
         }
         // `account`: busy from the lock's start to its end.
         self.busy_time += end - start;
-        // `lock_end`: not transmitting, not collided, not for this station.
+        if matches!(params.receiver, ReceiverModel::Sinr { .. }) {
+            // `lock_end` took the frame off the air: nothing is left on it.
+            self.recompute_total();
+        }
+        // `lock_end`: not transmitting, not collided.
         let nav = if err {
             match params.flavor {
                 MacFlavor::Ns2 => end + eifs,
@@ -474,18 +521,27 @@ impl Reception {
             }
         } else {
             self.eifs_pending = false;
-            end + duration
+            if mine {
+                self.effect = Effect::Decoded(frame);
+                SimTime::ZERO
+            } else {
+                end + duration
+            }
         };
         self.nav_until = self.nav_until.max(nav);
         self.cursor = end;
-        // The NAV end, if it is the next transition: nothing else happens there (not busy).
-        let nav_end =
-            if self.nav_until > end && self.nav_until <= upto && self.pending.first().is_none_or(|n| n.start >= self.nav_until) {
-                self.cursor = self.nav_until;
-                Some(self.nav_until)
-            } else {
-                None
-            };
+        // The NAV end, if it is the next transition: nothing else happens there (not busy). Not
+        // after a frame for this station: the MAC acts on it first.
+        let nav_end = if !mine
+            && self.nav_until > end
+            && self.nav_until <= upto
+            && self.pending.first().is_none_or(|n| n.start >= self.nav_until)
+        {
+            self.cursor = self.nav_until;
+            Some(self.nav_until)
+        } else {
+            None
+        };
         // `recompute_due` on what is left: a NAV end after the cursor, then the next frame start.
         (self.due, self.due_step) =
             if self.nav_until > self.cursor { (self.nav_until, Some(Step::NavEnd)) } else { (SimTime::MAX, None) };
@@ -494,7 +550,7 @@ impl Reception {
         {
             (self.due, self.due_step) = (n.start, Some(Step::Start));
         }
-        Some(Isolated { start, end, nav_end })
+        Some(Isolated { start, end, nav_end, decoded: mine })
     }
 
     /// The effect of the transition [`Self::step`] just processed, unless it had none (most
@@ -750,7 +806,7 @@ mod tests {
         starts_upto: SimTime,
         params: &WifiParams,
         fast: bool,
-        taken: &mut usize,
+        taken: &mut (usize, usize),
     ) -> Vec<(SimTime, Effect)> {
         let eifs = params.eifs();
         let (mut losses, mut ec) = (LossTable { procs: Vec::new() }, AnyErrorControl::new(params));
@@ -760,9 +816,16 @@ mod tests {
                 && rx.start_due(starts_upto)
                 && let Some(f) = rx.isolated_frame(upto, starts_upto, params, eifs)
             {
-                *taken += 1;
+                taken.0 += 1;
                 mac.check(rx, params, f.start, Some(false));
                 mac.check(rx, params, f.end, None);
+                if f.decoded {
+                    taken.1 += 1;
+                    let e = rx.take_effect().expect("a decoded frame's effect");
+                    assert!(matches!(e, Effect::Decoded(_)), "{e:?}");
+                    effects.push((f.end, e));
+                }
+                assert!(rx.take_effect().is_none(), "no effect left behind");
                 if let Some(n) = f.nav_end {
                     mac.check(rx, params, n, None);
                 }
@@ -778,19 +841,20 @@ mod tests {
     }
 
     /// The isolated-frame summary leaves the radio and the MAC exactly as stepping the frame's
-    /// transitions one by one does: random frames (overlapping, touching, alone; strong, weak;
-    /// for this station, broadcast or for another; with and without a NAV), own transmissions,
-    /// both MAC flavours, a backoff or none, settles at random bounds.
+    /// transitions one by one does, and hands the MAC the same frames at the same instants:
+    /// random frames (overlapping, touching, alone; strong, weak, below carrier sense; for this
+    /// station, broadcast or for another; with and without a NAV), own transmissions, both
+    /// receivers and both MAC flavours, a backoff or none, settles at random bounds.
     #[test]
     fn isolated_frame_equals_stepping() {
         let mut rng = RngFactory::new(19, 0).stream("isolated");
-        let mut taken = 0;
+        let mut taken = (0, 0);
         let mut declined_or_stepped = 0;
-        for case in 0..4000 {
-            let mut params = WifiParams::ns2_wavelan();
-            if case % 2 == 1 {
-                params.flavor = MacFlavor::Standard;
-            }
+        let mut taken_sinr = 0;
+        for case in 0..8000 {
+            let mut params = if case % 4 < 2 { WifiParams::ns2_wavelan() } else { WifiParams::ieee80211b() };
+            params.flavor = if case % 2 == 1 { MacFlavor::Standard } else { MacFlavor::Ns2 };
+            let sinr = matches!(params.receiver, ReceiverModel::Sinr { .. });
             let (cs, rx_th) = (params.cs_threshold_w, params.rx_threshold_w);
             let mut fast = Reception::new(ME);
             let mut slow = Reception::new(ME);
@@ -818,7 +882,11 @@ mod tests {
                     _ => 100 + k as u32,
                 };
                 let duration = if rng.random_range(0..3) == 0 { SimTime::ZERO } else { us(&mut rng, 1, 1500) };
-                let power = if rng.random_range(0..3) == 0 { cs * 1.5 } else { rx_th * 3.0 };
+                let power = match rng.random_range(0..6) {
+                    0 => cs * 1.5,
+                    1 if sinr => cs * 0.5,
+                    _ => rx_th * 3.0,
+                };
                 let frame = Frame {
                     kind: FrameKind::Data,
                     retry: false,
@@ -864,9 +932,11 @@ mod tests {
                 let starts_upto = if rng.random_range(0..2) == 0 { at - SimTime(1) } else { at };
                 let before = taken;
                 let ef = settle(&mut fast, &mut mac, at, starts_upto, &params, true, &mut taken);
-                let es = settle(&mut slow, &mut mac_slow, at, starts_upto, &params, false, &mut 0);
-                if taken == before {
+                let es = settle(&mut slow, &mut mac_slow, at, starts_upto, &params, false, &mut (0, 0));
+                if taken.0 == before.0 {
                     declined_or_stepped += 1;
+                } else if sinr {
+                    taken_sinr += taken.0 - before.0;
                 }
                 assert_eq!(ef, es, "case {case}: effects up to {at:?}");
                 assert_eq!(snapshot(&fast, &mac), snapshot(&slow, &mac_slow), "case {case}: state at {at:?}");
@@ -880,17 +950,26 @@ mod tests {
                 k += 1;
             }
             let fin = last + SimTime::from_millis(10);
-            settle(&mut fast, &mut mac, fin, fin, &params, true, &mut taken);
-            settle(&mut slow, &mut mac_slow, fin, fin, &params, false, &mut 0);
+            let ef = settle(&mut fast, &mut mac, fin, fin, &params, true, &mut taken);
+            let es = settle(&mut slow, &mut mac_slow, fin, fin, &params, false, &mut (0, 0));
+            assert_eq!(ef, es, "case {case}: final effects");
             assert_eq!(snapshot(&fast, &mac), snapshot(&slow, &mac_slow), "case {case}: final state");
             assert_eq!(fast.busy_time_at(fin), slow.busy_time_at(fin));
         }
-        assert!(taken > 2000 && declined_or_stepped > 2000, "summaries {taken}, settles without one {declined_or_stepped}");
+        assert!(
+            taken.0 > 4000 && taken_sinr > 1500 && declined_or_stepped > 4000 && taken.1 > 1000,
+            "summaries {} (SINR {taken_sinr}, frames decoded {}), settles without one {declined_or_stepped}",
+            taken.0,
+            taken.1
+        );
     }
 
-    /// The summary declines where it does not apply: the SINR receiver, a frame for this station.
+    /// Where the summary applies and where it declines: frames for another station or for this
+    /// one (decoded, its effect left for the MAC), with either receiver; broadcasts, frames for
+    /// this station below the receive threshold (ns-2) and frames the SINR receiver does not lock
+    /// on to (too weak) are declined.
     #[test]
-    fn isolated_frame_declines_sinr_and_own_frames() {
+    fn isolated_frame_takes_and_declines() {
         let frame = |ra| Frame {
             kind: FrameKind::Data,
             retry: false,
@@ -903,29 +982,43 @@ mod tests {
             rate_kbps: 11_000,
             coding: crate::wifi::error_control::Coding::Plain,
         };
-        let sig = |ra, params: &WifiParams| Signal {
+        let sig = |ra, power: f64| Signal {
             frame: frame(ra),
             start: SimTime::from_micros(10),
             end: SimTime::from_micros(20),
-            power: params.rx_threshold_w * 2.0,
+            power,
             order: (SimTime::from_micros(10), 1),
             loss: NO_LOSS,
         };
         let eifs = SimTime::from_micros(364);
-        for (params, ra, takes) in [
-            (WifiParams::ns2_wavelan(), 5, true),
-            (WifiParams::ns2_wavelan(), ME, false),
-            (WifiParams::ns2_wavelan(), BROADCAST, false),
-            (WifiParams::ieee80211b(), 5, false),
+        let (ns2, sinr) = (WifiParams::ns2_wavelan(), WifiParams::ieee80211b());
+        let strong = |p: &WifiParams| p.rx_threshold_w * 2.0;
+        let weak = |p: &WifiParams| (p.rx_threshold_w + p.cs_threshold_w) / 2.0;
+        for (params, ra, power, takes) in [
+            (&ns2, 5, strong(&ns2), true),
+            (&ns2, 5, weak(&ns2), true),
+            (&ns2, ME, strong(&ns2), true),
+            (&ns2, ME, weak(&ns2), false),
+            (&ns2, BROADCAST, strong(&ns2), false),
+            (&sinr, 5, strong(&sinr), true),
+            (&sinr, ME, strong(&sinr), true),
+            (&sinr, ME, weak(&sinr), false),
+            (&sinr, 5, weak(&sinr), false),
+            (&sinr, BROADCAST, strong(&sinr), false),
         ] {
             let mut rx = Reception::new(ME);
-            rx.insert(sig(ra, &params));
-            let got = rx.isolated_frame(SimTime::MAX, SimTime::MAX, &params, eifs);
-            assert_eq!(got.is_some(), takes, "{:?} ra {ra}", params.receiver);
+            rx.insert(sig(ra, power));
+            let got = rx.isolated_frame(SimTime::MAX, SimTime::MAX, params, eifs);
+            assert_eq!(got.is_some(), takes, "{:?} ra {ra} power {power}", params.receiver);
             if takes {
                 let end = SimTime::from_micros(20);
-                assert_eq!(got, Some(Isolated { start: SimTime::from_micros(10), end, nav_end: None }));
-                assert_eq!((rx.busy_time, rx.cursor, rx.queued()), (SimTime::from_micros(10), end, 0));
+                // An undecodable frame (ns-2 flavour): the NAV of EIFS after it, taken too.
+                let nav_end = (power < params.rx_threshold_w).then_some(end + eifs);
+                assert_eq!(got, Some(Isolated { start: SimTime::from_micros(10), end, nav_end, decoded: ra == ME }));
+                assert_eq!((rx.busy_time, rx.cursor, rx.queued()), (SimTime::from_micros(10), nav_end.unwrap_or(end), 0));
+                assert_eq!(rx.take_effect(), (ra == ME).then_some(Effect::Decoded(frame(ra))));
+            } else {
+                assert_eq!((rx.busy_time, rx.cursor, rx.queued()), (SimTime::ZERO, SimTime::ZERO, 1));
             }
         }
     }

@@ -8,7 +8,7 @@ use super::station::TxState;
 use crate::kernel::Scheduler;
 use crate::packet::PacketPool;
 use crate::time::SimTime;
-use crate::wifi::params::{MacFlavor, ReceiverModel};
+use crate::wifi::params::MacFlavor;
 use crate::wifi::reception::Effect;
 use crate::wifi::{Wifi, WifiEvent};
 use rand::RngExt;
@@ -105,35 +105,22 @@ impl Wifi {
         sched: &mut Scheduler<E>,
         packets: &mut PacketPool,
     ) {
-        // Only the ns-2 receiver has isolated frames summarised: the SINR receiver's loop has no
-        // test for them.
-        if matches!(self.params.receiver, ReceiverModel::Ns2 { .. }) {
-            self.settle_loop::<E, true>(s, upto, starts_upto, sched, packets)
-        } else {
-            self.settle_loop::<E, false>(s, upto, starts_upto, sched, packets)
-        }
-    }
-
-    /// [`Self::settle_steps`], with isolated frames summarised or not (`ISOLATED`).
-    #[inline(always)]
-    fn settle_loop<E: From<WifiEvent>, const ISOLATED: bool>(
-        &mut self,
-        s: usize,
-        upto: SimTime,
-        starts_upto: SimTime,
-        sched: &mut Scheduler<E>,
-        packets: &mut PacketPool,
-    ) {
         loop {
             let st = &mut self.stations[s];
-            // A frame for another station reaching the radio on its own: its two or three
-            // transitions in one go, the backoff checked at each (busy at its start).
-            if ISOLATED
-                && st.rx.start_due(starts_upto)
+            // A frame reaching the radio on its own: its two or three transitions in one go, the
+            // backoff checked at each (busy at its start), a frame for this station handed on at
+            // its end.
+            if st.rx.start_due(starts_upto)
                 && let Some(f) = st.rx.isolated_frame(upto, starts_upto, &self.params, self.k.eifs)
             {
                 self.check_backoff_as(s, f.start, false);
                 self.check_backoff(s, f.end);
+                if f.decoded
+                    && let Some(Effect::Decoded(frame)) = self.stations[s].rx.take_effect()
+                {
+                    debug_assert_eq!(f.end, sched.now(), "frames for a station are decoded by its own events");
+                    self.receive(s, frame, f.end, sched, packets);
+                }
                 if let Some(n) = f.nav_end {
                     self.check_backoff(s, n);
                 }
