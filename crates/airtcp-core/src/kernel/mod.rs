@@ -171,7 +171,7 @@ impl<E> Scheduler<E> {
 
     /// Schedules `event` at absolute time `at`, which must not be in the past (checked in release
     /// builds too: one comparison, and time running backwards would silently corrupt a run).
-    #[inline]
+    #[inline(always)]
     pub fn schedule_at(&mut self, at: SimTime, event: E) {
         assert!(at >= self.now, "event scheduled in the past: {at} < {}", self.now);
         let seq = self.next_seq;
