@@ -20,7 +20,10 @@
 //! [`AirLog::skip`] then takes the segments (a run of two or more frames or none, then a pair)
 //! of one listener, from the walker's position, with a few comparisons and two delay lookups each:
 //! busy time = the run's airtime (prefix sums) + the pair's union at this radio (last end - first
-//! arrival, as `settle_pair` gives it). Under those bounds each segment is exactly what the
+//! arrival, as `settle_pair` gives it); where the pair's bound holds at some radios only (a
+//! captured frame's NAV may reach the next transmission), the pair path itself answers for this
+//! radio, with a state whose NAV is over, which gives the same answer and busy time as the radio's
+//! own (its NAV is over by the pair's start). Under those bounds each segment is exactly what the
 //! walker would take (the long run up to the pair, then the pair path, each accepted: see
 //! [`AirLog::skip`]); their NAV, EIFS and idle values only feed the next segment, whose run
 //! overwrites them. The skip stops at the start of the last segment that begins with such a run

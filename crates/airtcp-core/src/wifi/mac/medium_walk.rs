@@ -413,7 +413,21 @@ mod tests {
                         }
                     }
                 }
-                t += us(50 + 20 * rnd(32));
+                // The next transmission after DIFS and slots, or within a few hundred ns of the
+                // end of one of the last frames' NAV or EIFS NAV at its transmitter (the bounds of
+                // the collision records are a largest propagation delay from there).
+                let last = log.end();
+                let mut edge = SimTime::ZERO;
+                for k in last.saturating_sub(3).max(log.base)..last {
+                    let r = log.rec(k);
+                    let extra = if rnd(2) == 0 { r.frame.duration } else { eifs };
+                    edge = edge.max(r.t + r.dur + extra);
+                }
+                if rnd(3) == 0 {
+                    t = t.max(edge + SimTime(rnd(1200)) - SimTime(600));
+                } else {
+                    t += us(50 + 20 * rnd(32));
+                }
             }
             let end = log.end();
             for n in 0..radios {
