@@ -114,40 +114,13 @@ fn lazy_equals_eager_in_a_cell() {
 /// and for the ns-2 receiver (clusters stepped by the general summary).
 #[test]
 fn lazy_equals_eager_in_a_crowded_cell() {
-    fn cell(wireless: &str) -> String {
-        let mut s = String::from(
-            "[simulation]\nduration = \"4s\"\nwarmup = \"1s\"\n[[nodes]]\nname = \"server\"\n\
-             [[nodes]]\nname = \"ap\"\nposition = [0, 0]\n\
-             [[links]]\na = \"server\"\nb = \"ap\"\nrate = \"100Mbps\"\ndelay = \"5ms\"\n",
-        );
-        let n = 24;
-        for i in 0..n {
-            let a = i as f64 * 2.0 * std::f64::consts::PI / n as f64;
-            s += &format!("[[nodes]]\nname = \"s{i}\"\nposition = [{}, {}]\n", 30.0 * a.cos(), 30.0 * a.sin());
-        }
-        s += &format!("[wireless]\nmode = \"infrastructure\"\nap = \"ap\"\n{wireless}\n");
-        for i in 0..n {
-            s += &format!(
-                "[[flows]]\nsrc = \"server\"\ndst = \"s{i}\"\nstart = \"{}ms\"\n\
-                 transport = {{ type = \"tcp\", variant = \"sack\", window = \"16pkt\" }}\napp = {{ type = \"bulk\" }}\n",
-                1000 + 3 * i
-            );
-            if i % 2 == 0 {
-                s += &format!(
-                    "[[flows]]\nsrc = \"s{i}\"\ndst = \"server\"\nstart = \"{}ms\"\napp = {{ type = \"cbr\", rate = \"100kbps\", payload = \"500B\" }}\n",
-                    1200 + 5 * i
-                );
-            }
-        }
-        s
-    }
     let cases = [
         "preset = \"80211b\"",
         "preset = \"80211b\"\nflavor = \"ns2\"",
         "preset = \"80211b\"\nreceiver = \"ns2\"\nflavor = \"ns2\"",
     ];
     for wireless in cases {
-        let t = cell(wireless);
+        let t = common::crowded_cell(24, 30.0, 2, "4s", wireless);
         let eager = run(&t, true);
         assert!(run(&t, false) == eager, "lazy and eager runs differ in a crowded cell with {wireless:?}");
         assert!(run_with(&t, false, Some(false)) == eager, "the crowded cell without the log differs with {wireless:?}");

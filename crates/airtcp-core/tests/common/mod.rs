@@ -95,3 +95,5 @@ pub fn server_ap_sta(sta_x: u32, rate: &str, delay: &str) -> String {
          position = [{sta_x}, 0]\n[[links]]\na = \"server\"\nb = \"ap\"\nrate = \"{rate}\"\ndelay = \"{delay}\"\n"
     )
 }
+
+include!("crowded_cell.rs");

@@ -27,12 +27,13 @@
 use super::backoff::Backoff;
 use super::frame::Frame;
 use super::medium_cluster::{Before, ClusterFrame, Next, Outcome, settle_cluster, settle_pair};
+use super::medium_skip::Seg;
 use super::station::TxState;
 use crate::kernel::Scheduler;
 use crate::packet::PacketPool;
 use crate::time::SimTime;
 use crate::wifi::channel::{Channel, NO_LOSS};
-use crate::wifi::params::{ReceiverModel, WifiParams};
+use crate::wifi::params::{MacFlavor, ReceiverModel, WifiParams};
 use crate::wifi::reception::Signal;
 use crate::wifi::{Wifi, WifiEvent};
 
@@ -88,38 +89,52 @@ pub(in crate::wifi) struct Hear {
 /// The shared log of transmissions and who hears whom.
 pub struct AirLog {
     on: bool,
-    n: usize,
+    pub(super) n: usize,
     /// `hear[rx * n + tx]`.
-    hear: Vec<Hear>,
+    pub(super) hear: Vec<Hear>,
     recs: Vec<AirRec>,
     /// Global index of `recs[0]`.
-    base: usize,
+    pub(super) base: usize,
     /// Bit set of the stations with a backoff in progress (the ones a transmission must touch).
     contending: Vec<u64>,
     /// Whether each radio hears every other one quietly (then runs are summarised in O(log)).
     pub(super) all_quiet: Vec<bool>,
     /// Largest propagation delay between two radios.
-    max_delay: SimTime,
+    pub(super) max_delay: SimTime,
     /// Sorted global indices of the entries a run may not contain: broadcasts, frames that may
     /// overlap the next one somewhere (the next starts less than airtime + `max_delay` later),
     /// and frames whose NAV may last past the start of the one after next.
-    breaks: Vec<usize>,
+    pub(super) breaks: Vec<usize>,
+    /// The records of the breaks (`medium_skip.rs`), in the same order, for the breaks whose
+    /// next three entries are logged.
+    pub(super) segs: Vec<Seg>,
+    /// Whether the pair path answers for every collision that overlaps at every radio (SINR
+    /// receiver, receive threshold at or above the carrier-sense threshold).
+    pub(super) pair_uniform: bool,
+    /// The NAV a collided frame leaves: EIFS in the `ns2` flavour, none in the standard one.
+    pub(super) eifs_nav: SimTime,
     /// Per station: global indices of the entries it sent or that were addressed to it since it
     /// last read the log (at most [`INVOLVED`]; `u8::MAX` = more).
-    involved: Vec<[usize; INVOLVED]>,
-    involved_len: Vec<u8>,
+    pub(super) involved: Vec<[usize; INVOLVED]>,
+    pub(super) involved_len: Vec<u8>,
     /// Sum of all airtimes so far.
     cum: SimTime,
     /// Whether quiet passive radios read the log with the walker (`medium_walk.rs`; test mode
     /// turns it off to compare it with the general reader).
     pub(super) walk: bool,
+    /// Whether the walker skips collisions with their records (`medium_skip.rs`; test mode
+    /// turns it off to compare).
+    pub(super) skip: bool,
     /// Summaries taken by the walker (tests check that it was used).
     #[cfg(test)]
     pub(super) walked: u64,
+    /// Skips taken by the walker (tests check that it was used).
+    #[cfg(test)]
+    pub(super) skipped: std::cell::Cell<u64>,
 }
 
 /// Involvements remembered per station between two reads.
-const INVOLVED: usize = 4;
+pub(super) const INVOLVED: usize = 4;
 
 impl AirLog {
     /// The log for `channel`, used if [`AirLog::wanted`].
@@ -173,17 +188,23 @@ impl AirLog {
             all_quiet,
             max_delay: channel.lists.iter().flatten().map(|nb| nb.delay).max().unwrap_or(SimTime::ZERO),
             breaks: Vec::with_capacity(if on { LOG_COMPACT + 64 } else { 0 }),
+            segs: Vec::new(),
+            pair_uniform: matches!(params.receiver, ReceiverModel::Sinr { .. }) && params.rx_threshold_w >= params.cs_threshold_w,
+            eifs_nav: if params.flavor == MacFlavor::Ns2 { params.eifs() } else { SimTime::ZERO },
             involved: vec![[0; INVOLVED]; n],
             involved_len: vec![0; n],
             cum: SimTime::ZERO,
             walk: true,
+            skip: true,
             #[cfg(test)]
             walked: 0,
+            #[cfg(test)]
+            skipped: std::cell::Cell::new(0),
         }
     }
 
     /// Appends `rec`, classifying the entries it follows.
-    fn push(&mut self, mut rec: AirRec) {
+    pub(super) fn push(&mut self, mut rec: AirRec) {
         rec.cum = self.cum;
         self.cum += rec.dur;
         let m = self.end();
@@ -217,6 +238,7 @@ impl AirLog {
             }
         }
         self.recs.push(rec);
+        self.finish_segs();
     }
 
     /// Drops the entries before global index `min`.
@@ -224,6 +246,7 @@ impl AirLog {
         self.recs.drain(..min - self.base);
         let keep = self.breaks.partition_point(|&k| k < min);
         self.breaks.drain(..keep);
+        self.segs.drain(..keep.min(self.segs.len()));
         self.base = min;
     }
 

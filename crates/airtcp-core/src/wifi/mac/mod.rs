@@ -41,6 +41,7 @@ pub mod frame;
 mod indication;
 mod medium;
 mod medium_cluster;
+mod medium_skip;
 mod medium_walk;
 mod receive;
 mod retry;
