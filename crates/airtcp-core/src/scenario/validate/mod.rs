@@ -11,6 +11,7 @@ mod loss;
 mod lttcp;
 mod net;
 mod parse;
+mod plain_toml;
 mod schemes;
 mod tcp;
 mod text;
