@@ -12,6 +12,7 @@ mod lttcp;
 mod net;
 mod parse;
 mod plain_toml;
+mod radio_edges;
 mod schemes;
 mod tcp;
 mod text;
