@@ -11,6 +11,8 @@ mod loss;
 mod lttcp;
 mod net;
 mod parse;
+mod plain_toml;
+mod radio_edges;
 mod schemes;
 mod tcp;
 mod text;

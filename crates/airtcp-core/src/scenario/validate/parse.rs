@@ -16,6 +16,9 @@
 //!   key named as toml's private date-time field;
 //! - two keys equal after decoding (toml: "duplicate key").
 //!
+//! Before that, [`plain_toml`](super::plain_toml) parses the plain subset of TOML that scenario
+//! files are written in directly (the same table; `None` outside the subset).
+//!
 //! Property test `parse_table_matches_toml`: the repository's scenarios and mutated texts give
 //! the same table or both fail.
 
@@ -27,6 +30,9 @@ const DATETIME_FIELD: &str = "$__toml_private_datetime";
 /// The table `text.parse::<toml::Table>()` gives, or `None` if it fails or if the direct
 /// conversion does not apply (the caller then parses the general way).
 pub(super) fn parse_table(text: &str) -> Option<toml::Table> {
+    if let Some(table) = super::plain_toml::parse(text) {
+        return Some(table);
+    }
     let root = DeTable::parse(text).ok()?;
     table(root.into_inner())
 }

@@ -1,14 +1,13 @@
 //! Validation of the `[wireless]` section and node positions.
 
 use super::{Validator, join};
-use crate::net::routing::Edge;
 use crate::packet::NodeId;
 use crate::scenario::config::{WirelessConfig, WirelessMode};
 use crate::scenario::error::show;
 use crate::scenario::schema::{RawDropTail, RawRed, RawWireless, RawWirelessLoss, RawWirelessStation};
 use crate::time::SimTime;
 use crate::units::{self, Amount};
-use crate::wifi::channel::{Channel, distance};
+use crate::wifi::channel::distance;
 use crate::wifi::ifq::Discipline;
 use crate::wifi::phy::{PhyStandard, Preamble, standard_mac_constants};
 use crate::wifi::propagation::Propagation;
@@ -18,11 +17,7 @@ use crate::wifi::{LinkLoss, MacFlavor, ReceiverModel, StationSpec, WifiParams};
 /// `8 x bytes x 10^9` airtime products inside 64 bits.
 const MAX_FRAME_OVERHEAD: u64 = 65_535;
 
-/// The routing edges between the radios of a validated `[wireless]` section (the same function
-/// the world uses when it builds the channel: [`Channel::routing_edges`]).
-pub(super) fn radio_edges(w: &WirelessConfig) -> Vec<Edge> {
-    Channel::of_stations(&w.stations, &w.params).routing_edges(&w.stations, w.params.rx_threshold_w)
-}
+pub(super) use super::radio_edges::radio_edges;
 
 const PRESETS: &str = "\"ns2-wavelan\", \"80211b\", \"80211a\", \"80211g\"";
 
