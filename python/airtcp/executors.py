@@ -23,6 +23,7 @@ only the batches in progress, at most about that much work each (one run when ru
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -307,8 +308,20 @@ class LocalExecutor(Executor):
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        for proc in list(getattr(pool, "_processes", {}).values()):
+        procs = list(getattr(pool, "_processes", {}).values())
+        for proc in procs:
             proc.terminate()
+        for proc in procs:
+            proc.join(timeout=5)
+        # A worker terminated while writing its result leaves half a message in the result pipe, and
+        # the pool's manager thread then blocks reading the rest for ever (the parent's own copy of
+        # the pipe's write end keeps it open); the interpreter joins that thread at exit, so the
+        # process would hang. Closing that copy once the workers are gone turns the read into an
+        # EOF, which the manager thread handles as a broken pool and exits.
+        writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+        if writer is not None:
+            with contextlib.suppress(OSError):
+                writer.close()
         pool.shutdown(wait=False)
 
     def close(self) -> None:
