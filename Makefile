@@ -12,7 +12,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.deps-installed
 
-.PHONY: demo test setup build lint rust-test py-test reproduce-quick matrix-quick bench clean
+.PHONY: demo test setup build sim lint rust-test py-test reproduce-quick matrix-quick bench clean
 
 demo: build
 	$(BIN)/airtcp reproduce all --quick --out reports
@@ -29,9 +29,11 @@ $(STAMP): pyproject.toml
 	touch $@
 
 # Builds the Rust extension (profile `dist`: release + fat LTO, see Cargo.toml) and installs the
-# package (with dev extras) in .venv.
+# package (with dev extras) in .venv. Profile-guided when an llvm-profdata of LLVM 19+ is there
+# (bench/pgo/profile.sh trains it once per source change; same results either way).
 build: $(STAMP)
-	VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --profile dist --extras dev --quiet
+	flags="$$(bench/pgo/profile.sh)"; \
+	RUSTFLAGS="$$flags" VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --profile dist --extras dev --quiet
 
 lint: $(STAMP)
 	cargo fmt --all --check
@@ -57,9 +59,13 @@ reproduce-quick: build
 matrix-quick: build
 	$(BIN)/airtcp matrix --quick --no-store --quiet --out reports/matrix-quick
 
-bench: build
+# The optimised command-line simulator (target/dist/airtcp-sim), built as the extension is:
+# what bench/scaling/run.py and the other whole-process benchmarks time.
+sim:
+	flags="$$(bench/pgo/profile.sh)"; RUSTFLAGS="$$flags" cargo build --profile dist -p airtcp-cli
+
+bench: build sim
 	cargo bench -p airtcp-core --bench kernel
-	cargo build --profile dist -p airtcp-cli
 	$(BIN)/python bench/scenarios.py
 
 clean:
