@@ -23,11 +23,14 @@ airtcp's). airtcp's events and its in-process time per event (`airtcp-sim --timi
 run, without reading the file and printing the result) are reported too. Growth exponents are the
 log-log slopes of CPU time against size between the first and the last point.
 
-Needs: ns2 (apt-get install ns2) and `cargo build --release -p airtcp-cli` (or --sim PATH);
+Needs: ns2 (apt-get install ns2) and `make sim` (target/dist/airtcp-sim: the build users run, fat
+LTO and profile-guided where llvm-profdata is there, see bench/pgo/profile.sh), or --sim PATH;
 for --ns3: g++ and bench/ns3/build.sh (pip-installs the pinned ns-3 wheel into bench/ns3/.venv).
 Usage: bench/scaling/run.py [--curve cell|chain|dumbbell|all] [--sizes 1,10,100] [--reps 3]
                             [--ns2-max SIZE] [--no-ns2] [--ns3] [--ns3-max SIZE] [--ns3-reps 1]
-                            [--json out.json]
+                            [--sim PATH] [--base PATH] [--json out.json]
+--base PATH runs a second airtcp build (say, main's before a change) in the same rounds, so a
+change's effect and both ratios to ns-2 come from one run under the same load.
 Reference only: never part of the tests.
 """
 
@@ -174,9 +177,18 @@ def main():
     ap.add_argument("--ns3", action="store_true", help="also run ns-3 (bench/ns3/*_tcp, bench/ns3/build.sh)")
     ap.add_argument("--ns3-max", type=int, default=None, help="largest size at which ns-3 runs")
     ap.add_argument("--ns3-reps", type=int, default=1, help="ns-3 runs per point")
-    ap.add_argument("--sim", default=os.path.join(ROOT, "target", "release", "airtcp-sim"))
+    ap.add_argument("--sim", default=os.path.join(ROOT, "target", "dist", "airtcp-sim"))
+    ap.add_argument(
+        "--base",
+        default=None,
+        help="a second airtcp build (e.g. main's) run in the same rounds: its CPU time and ratio to ns-2 "
+        "are reported beside --sim's, and its goodput must be the same",
+    )
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
+    for sim in (a.sim, a.base):
+        if sim is not None and not os.access(sim, os.X_OK):
+            sys.exit(f"{sim} is not built: run `make sim` (the optimised build users run) or pass --sim PATH")
     curves = list(CURVES) if a.curve == "all" else a.curve.split(",")
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -198,6 +210,8 @@ def main():
                 print(f"ns-3 columns: {ns3_built_with()}")
             print(f"\n## {c} ({dur} s simulated)\n")
             header = ["size", "airtcp kb/s", "ns-2 kb/s", "diff", "airtcp CPU s", "ns-2 CPU s", "ns-2 / airtcp"]
+            if a.base:
+                header += ["base CPU s", "ns-2 / base"]
             if ns3_ok:
                 header += ["ns-3 kb/s", "diff", "ns-3 CPU s", "ns-3 / airtcp"]
             header += ["events", "ns/event"]
@@ -209,9 +223,11 @@ def main():
                     f.write(gen.GEN[c](n, dur))
                 with_ns2 = not a.no_ns2 and (a.ns2_max is None or n <= a.ns2_max)
                 with_ns3 = ns3_ok and (a.ns3_max is None or n <= a.ns3_max)
-                ours, theirs, third = [], [], []
-                for _ in range(a.reps):
-                    ours.append(run_airtcp(a.sim, path, dur))
+                ours, theirs, third, based = [], [], [], []
+                for r in range(a.reps):
+                    # The two airtcp builds alternate which goes first from round to round.
+                    for sim in ([a.sim, a.base] if r % 2 == 0 else [a.base, a.sim]) if a.base else [a.sim]:
+                        (ours if sim == a.sim else based).append(run_airtcp(sim, path, dur))
                     if with_ns2:
                         theirs.append(run_ns2(ns2cmd(n, dur)))
                 ns3_failed, ns3_seed = False, None
@@ -228,6 +244,14 @@ def main():
                     ns3_failed = ns3_seed is None
                 p = {"size": n, "airtcp": median_of(ours)}
                 at = p["airtcp"]
+                if a.base:
+                    p["base"] = median_of(based)
+                    if p["base"]["kbps"] != at["kbps"]:
+                        raise RuntimeError(f"--base gives another goodput: {p['base']['kbps']} != {at['kbps']}")
+                    if theirs:
+                        p["base"]["ratio"] = statistics.median(
+                            t["cpu_s"] / max(o["cpu_s"], 1e-4) for o, t in zip(based, theirs, strict=True)
+                        )
                 for key, runs in (("ns2", theirs), ("ns3", third)):
                     if not runs:
                         continue
@@ -249,6 +273,9 @@ def main():
                 cells += [f"{ns2['kbps']:.1f}", f"{ns2['diff'] * 100:+.1f}%"] if ns2 else ["-", "-"]
                 cells += [f"{at['cpu_s']:.3f}"]
                 cells += [f"{ns2['cpu_s']:.2f}", ns2["ratio_text"]] if ns2 else ["-", "-"]
+                if a.base:
+                    b = p["base"]
+                    cells += [f"{b['cpu_s']:.3f}", f"{b['ratio']:.1f}x" if "ratio" in b else "-"]
                 if ns3_ok:
                     cells += (
                         [
