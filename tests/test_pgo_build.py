@@ -3,6 +3,7 @@ when asked not to, it says why on stderr and gives no flags, so `make build` goe
 
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,3 +37,17 @@ def test_off_with_a_missing_tool(tmp_path):
     p = run({"AIRTCP_LLVM_PROFDATA": str(tmp_path / "nowhere")})
     assert (p.returncode, p.stdout) == (0, "")
     assert "profile-guided optimisation off" in p.stderr
+
+
+def test_the_training_set_follows_the_studies(tmp_path):
+    """bench/pgo/studies/ holds every study experiment's training points as export.py writes
+    them now: a study that changes without a re-export fails here, with the command to run."""
+    out = tmp_path / "studies"
+    export = ROOT / "bench" / "pgo" / "export.py"
+    subprocess.run([sys.executable, str(export), "--out", str(out)], check=True, timeout=120)
+    committed = ROOT / "bench" / "pgo" / "studies"
+    fresh = {p.name: p.read_text() for p in out.glob("*.toml")}
+    kept = {p.name: p.read_text() for p in committed.glob("*.toml")}
+    stale = sorted(n for n in fresh.keys() | kept.keys() if fresh.get(n) != kept.get(n))
+    assert not stale, f"bench/pgo/studies is out of date ({stale[:5]}...): run .venv/bin/python bench/pgo/export.py"
+    assert len(fresh) > 100

@@ -11,6 +11,8 @@ only a less representative training run, never a wrong result: results do not de
 profile).
 
   .venv/bin/python bench/pgo/export.py            # rewrites bench/pgo/studies/*.toml
+  .venv/bin/python bench/pgo/export.py --out DIR  # writes them elsewhere (tests/test_pgo_build.py
+                                                  # checks the committed files are up to date)
 """
 
 import os
@@ -40,10 +42,15 @@ def picks(n):
 
 
 def main():
+    import argparse
+
     from airtcp import studies
 
-    shutil.rmtree(OUT, ignore_errors=True)
-    os.makedirs(OUT)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=OUT, help="folder to (re)write (default: bench/pgo/studies)")
+    out = ap.parse_args().out
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
     written = 0
     for study in studies.load_many(["all"]):
         for exp in study.experiments:
@@ -60,10 +67,10 @@ def main():
                         sim["warmup"] = f"{MAX_DURATION_S / 4:g}s"
                 sim["seed"] = sw.effective_seed(sc)
                 name = f"{study.name}__{exp.name}__{i}.toml"
-                with open(os.path.join(OUT, name), "w") as f:
+                with open(os.path.join(out, name), "w") as f:
                     f.write(sc.to_toml())
                 written += 1
-    print(f"{written} training scenarios written to {os.path.relpath(OUT)}")
+    print(f"{written} training scenarios written to {os.path.relpath(out)}")
 
 
 if __name__ == "__main__":
