@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Profile-guided optimisation for the builds users run (`make build`, `make bench`).
+# Profile-guided optimisation for the builds users run (`make build`, `make sim`).
 #
 # Prints the RUSTFLAGS that apply the profile (`-Cprofile-use=...`) on stdout, or nothing when
 # the build goes without it; everything else goes to stderr. Results never depend on it: the
 # profile only changes how the compiler lays out and inlines code (branch weights), never what
 # the code computes, so a run gives the same bits with and without (bench/golden/golden.py
-# checks it). Measured in docs/performance.md ("Profile-guided build"): 12-15% fewer
-# instructions and 14-18% less CPU time on the scaling curves' points.
+# checks it). Measured in docs/performance.md ("Profile-guided build"): 6-13% fewer instructions
+# and 5-27% less CPU time than the `release` build on the scaling curves' points.
 #
 # Steps, each only when needed (the profile is kept in target/pgo/, named by a hash of the
 # sources, the training set and the compiler: a source change trains again):
@@ -25,7 +25,7 @@ ROOT=$(pwd)
 PGO="$ROOT/target/pgo"
 
 off() {
-    echo "profile-guided optimisation off: $1 (same results, about 15% slower runs)" >&2
+    echo "profile-guided optimisation off: $1 (same results, about 10% slower runs)" >&2
     exit 0
 }
 
@@ -55,7 +55,7 @@ done
 key=$( {
     rustc -vV
     "$profdata" --version
-    cat Cargo.lock Cargo.toml crates/*/Cargo.toml bench/scaling/gen.py "$0"
+    cat Cargo.lock Cargo.toml crates/*/Cargo.toml bench/scaling/gen.py bench/pgo/profile.sh
     find crates/airtcp-core/src crates/airtcp-cli/src bench/pgo/studies scenarios bench/wifi bench/scenarios \
         -type f \( -name '*.rs' -o -name '*.toml' \) | LC_ALL=C sort | xargs cat
 } | sha256sum | cut -d' ' -f1)
@@ -66,7 +66,7 @@ if [ -f "$PROFILE" ]; then
     exit 0
 fi
 
-echo "profile-guided optimisation: building the instrumented simulator and training it (about 3 minutes)" >&2
+echo "profile-guided optimisation: building the instrumented simulator and training it (a few minutes)" >&2
 rm -rf "$PGO"
 mkdir -p "$PGO/raw" "$PGO/train"
 RUSTFLAGS="-Cprofile-generate=$PGO/raw" cargo build --quiet --profile dist -p airtcp-cli \
