@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the profile-guided optimisation's training scenarios from the studies (bench/pgo/studies/).
 
-The optimised build (`make build`, see bench/pgo/build.sh) is trained on what users run: the
+The optimised build (`make build` and `make sim`, see bench/pgo/profile.sh) is trained on what users run: the
 scaling generator's points (made at training time by gen.py) and these files, one scenario per
 grid point taken from every experiment of every study in quick mode (its first, middle and last
 point), so that every scheme, loss model, TCP variant and MAC path the studies use is measured

@@ -226,8 +226,9 @@ def main():
                 ours, theirs, third, based = [], [], [], []
                 for r in range(a.reps):
                     # The two airtcp builds alternate which goes first from round to round.
-                    for sim in ([a.sim, a.base] if r % 2 == 0 else [a.base, a.sim]) if a.base else [a.sim]:
-                        (ours if sim == a.sim else based).append(run_airtcp(sim, path, dur))
+                    builds = [(a.sim, ours), (a.base, based)] if a.base else [(a.sim, ours)]
+                    for sim, runs in builds if r % 2 == 0 else builds[::-1]:
+                        runs.append(run_airtcp(sim, path, dur))
                     if with_ns2:
                         theirs.append(run_ns2(ns2cmd(n, dur)))
                 ns3_failed, ns3_seed = False, None
