@@ -12,9 +12,11 @@ before batching), ``auto`` (sized by the measured run time, the default) or a nu
 task.
 
 ``--breakdown N`` (issue 19) first times N runs of the same scenario in this process, phase by
-phase: reading and validating the scenario (``_core.check``), the whole core call (``_core.run``:
-validation, build, event loop, result, conversion to Python objects), the encoding a worker does
-before sending the result back, and, from the ``phases`` example binary
+phase: reading and validating the scenario (``_core.check``), the whole core call as a worker
+makes it (``_core.run_json``: validation, build, event loop, result as JSON bytes) and the
+encoding it does before sending the result back (``encode_json``), the same through Python
+objects for comparison (``_core.run``, ``encode_result``, as ``airtcp.run`` does), and, from the
+``phases`` example binary
 (``cargo build --release -p airtcp-core --example phases``), the event loop alone. With those it
 reports, for each sweep, the fraction of the workers' time spent outside the simulation (the event
 loop): start-up, validation, building, result conversion and encoding, inter-process transfer and
@@ -54,7 +56,7 @@ import pandas as pd
 import airtcp
 from airtcp import _core
 from airtcp.executors import DaskExecutor, LocalExecutor, SerialExecutor
-from airtcp.store import encode_result
+from airtcp.store import encode_json, encode_result
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = ROOT / "target" / "release" / "examples" / "phases"
@@ -160,7 +162,7 @@ def ns2_check(sc: airtcp.Scenario, n: int, duration: str) -> None:
 def breakdown(sc: airtcp.Scenario, n: int) -> dict[str, float]:
     """Median seconds per run of each phase, over ``n`` runs in this process."""
     text = sc.to_toml()
-    checks, runs, encodes = [], [], []
+    checks, runs, encodes, runs_json, encodes_json = [], [], [], [], []
     for _ in range(n):
         t0 = time.perf_counter()
         _core.check(text, "bench", None)
@@ -169,13 +171,23 @@ def breakdown(sc: airtcp.Scenario, n: int) -> dict[str, float]:
         t2 = time.perf_counter()
         encode_result(raw)
         t3 = time.perf_counter()
+        data = _core.run_json(text, "bench", None, None, 0, None, None, None)
+        t4 = time.perf_counter()
+        encode_json(data)
+        t5 = time.perf_counter()
         checks.append(t1 - t0)
         runs.append(t2 - t1)
         encodes.append(t3 - t2)
+        runs_json.append(t4 - t3)
+        encodes_json.append(t5 - t4)
+    # A worker's path is the last two (run_json, encode_json); the first two are `airtcp.run`'s
+    # conversion to Python objects and their encoding, for comparison.
     out = {
         "check_s": statistics.median(checks),
         "core_run_s": statistics.median(runs),
         "encode_s": statistics.median(encodes),
+        "core_run_json_s": statistics.median(runs_json),
+        "encode_json_s": statistics.median(encodes_json),
     }
     out["events"] = raw["events"]
     if PHASES.exists():
@@ -287,7 +299,7 @@ def main() -> None:
         )
         busy = (end - start) * workers
         print(
-            f"{'':30s} of the workers' {busy:.1f} s: inside _core.run {100 * core / busy:5.1f}%"
+            f"{'':30s} of the workers' {busy:.1f} s: inside the core call {100 * core / busy:5.1f}%"
             + (f", in the event loop {100 * runs * loop_s / busy:5.1f}%" if loop_s else "")
         )
         print(

@@ -37,7 +37,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from .errors import RunLimitError, SimulationError, UserError
-from .store import decode_result, encode_result
+from .store import decode_result, encode_json
 
 
 @dataclass(frozen=True)
@@ -75,13 +75,13 @@ def execute(task: Task) -> TaskResult:
     memory = default_max_memory()
     start = time.perf_counter()
     try:
-        raw = _core.run(task.toml, task.source, task.base_dir, task.seed, task.replication, None, None, memory)
+        text = _core.run_json(task.toml, task.source, task.base_dir, task.seed, task.replication, None, None, memory)
     except _core.SimulationError as e:
         raise SimulationError(task.source, task.seed, task.replication, str(e.args[0] if e.args else e)) from None
     except _core.RunLimitError as e:
         raise RunLimitError(f"{task.source} (seed {task.seed}, replication {task.replication}): {e}") from None
     wall = time.perf_counter() - start
-    return TaskResult(task.key, encode_result(raw), wall, _core.__version__)
+    return TaskResult(task.key, encode_json(text), wall, _core.__version__)
 
 
 def execute_batch(tasks: list[Task]) -> list[TaskResult]:

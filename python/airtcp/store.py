@@ -116,7 +116,15 @@ def encode_result(raw: dict) -> bytes:
     """The stored form of a result: zlib-compressed JSON (json keeps floats exact, since repr
     round-trips, and writes NaN/inf as NaN/Infinity, which it reads back), preceded by a magic
     tag and the SHA-256 of the compressed bytes, verified on every read."""
-    payload = zlib.compress(json.dumps(raw, separators=(",", ":")).encode(), 3)
+    return encode_json(json.dumps(raw, separators=(",", ":")).encode())
+
+
+def encode_json(text: bytes) -> bytes:
+    """The stored form of a result given as JSON bytes (``_core.run_json``: what ``json.dumps``
+    writes for the result's dict, up to the spelling of numbers and of non-ASCII text, which
+    ``json.loads`` reads back to the same values). Sweep workers use it: it skips building the
+    result's Python objects and encoding them (issue 19)."""
+    payload = zlib.compress(text, 3)
     return _MAGIC + hashlib.sha256(payload).digest() + payload
 
 

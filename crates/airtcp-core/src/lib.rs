@@ -12,6 +12,7 @@ pub mod errmodel;
 pub mod fec;
 pub mod guard;
 pub mod hook;
+pub mod json;
 pub mod kernel;
 pub mod lttcp;
 pub mod net;

@@ -1,7 +1,8 @@
 //! Python bindings (module `airtcp._core`): a thin layer over `airtcp-core`.
 //!
 //! Scenarios cross the boundary as TOML text (one parser, one validator, identical errors from
-//! Python, the CLI and Rust); results come back as plain Python dicts and lists via `pythonize`.
+//! Python, the CLI and Rust); results come back as plain Python dicts and lists via `pythonize`, or, for a sweep's workers,
+//! as the JSON bytes of those dicts (`run_json`).
 //! Simulation runs release the GIL, so several runs can proceed in threads.
 
 use airtcp_core::guard;
@@ -9,6 +10,7 @@ use airtcp_core::scenario::{ScenarioError as CoreScenarioError, validate};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 
@@ -104,6 +106,46 @@ fn run(
     max_wall_s: Option<f64>,
     max_memory: Option<u64>,
 ) -> PyResult<Py<PyAny>> {
+    let result = simulate(py, text, source, base_dir, seed, replication, progress, max_wall_s, max_memory)?;
+    Ok(pythonize::pythonize(py, &result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?.unbind())
+}
+
+/// [`run`], returning the result as the JSON bytes `json.dumps` would write for `run`'s dict
+/// (`json.loads` gives that dict back exactly: non-finite numbers as `NaN`, `Infinity`,
+/// `-Infinity`; see `airtcp_core::json`). For a sweep's workers, which store that JSON: it skips
+/// building the Python objects and encoding them again (issue 19).
+#[pyfunction]
+#[pyo3(signature = (text, source = "<string>", base_dir = None, seed = None, replication = 0, progress = None, max_wall_s = None, max_memory = None))]
+#[allow(clippy::too_many_arguments)]
+fn run_json<'py>(
+    py: Python<'py>,
+    text: &str,
+    source: &str,
+    base_dir: Option<&str>,
+    seed: Option<u64>,
+    replication: u64,
+    progress: Option<Py<PyAny>>,
+    max_wall_s: Option<f64>,
+    max_memory: Option<u64>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let result = simulate(py, text, source, base_dir, seed, replication, progress, max_wall_s, max_memory)?;
+    let bytes = airtcp_core::json::to_vec(&result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
+/// Validates and runs a scenario for [`run`] and [`run_json`] (their documentation says how).
+#[allow(clippy::too_many_arguments)]
+fn simulate(
+    py: Python<'_>,
+    text: &str,
+    source: &str,
+    base_dir: Option<&str>,
+    seed: Option<u64>,
+    replication: u64,
+    progress: Option<Py<PyAny>>,
+    max_wall_s: Option<f64>,
+    max_memory: Option<u64>,
+) -> PyResult<airtcp_core::RunResult> {
     let config = parse(py, text, source, base_dir)?;
     let seed = seed.unwrap_or(config.seed);
     let limits = guard::Limits { max_wall_s, max_memory_bytes: max_memory };
@@ -120,13 +162,12 @@ fn run(
             })
         }))
     });
-    let result = match outcome {
-        Ok(Ok(result)) => result,
-        Ok(Err(guard::Stop::Caller(e))) => return Err(e),
-        Ok(Err(guard::Stop::Limit(message))) => return Err(RunLimitError::new_err(message)),
-        Err(payload) => return Err(SimulationError::new_err(panic_message(payload.as_ref()))),
-    };
-    Ok(pythonize::pythonize(py, &result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?.unbind())
+    match outcome {
+        Ok(Ok(result)) => Ok(result),
+        Ok(Err(guard::Stop::Caller(e))) => Err(e),
+        Ok(Err(guard::Stop::Limit(message))) => Err(RunLimitError::new_err(message)),
+        Err(payload) => Err(SimulationError::new_err(panic_message(payload.as_ref()))),
+    }
 }
 
 /// Physical memory of the machine in bytes (None where unknown).
@@ -207,6 +248,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(physical_memory, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(read_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(decode_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(check_syntax, m)?)?;
