@@ -91,3 +91,37 @@ def test_worker_blob_is_the_stored_form(example_path):
     text = _short(Path(example_path), "2s")
     got = execute(Task("k", text, "example", None, 3, 1)).raw
     _same(got, decode_result(encode_result(_core.run(text, "example", None, 3, 1))))
+
+
+def test_a_kept_scenario_gives_the_same_results(example_path):
+    """The binding keeps the validated configuration of a text for its next runs (a sweep's
+    replications): runs of the same text, before and after, give the same results."""
+    text = _short(Path(example_path), "2s")
+    first = _core.run_json(text, "example", None, 5, 2)
+    for _ in range(3):
+        assert _core.run_json(text, "example", None, 5, 2) == first
+    _same(json.loads(first), decode_result(encode_result(_core.run(text, "example", None, 5, 2))))
+
+
+def test_a_trace_file_is_read_again_at_every_run(example_path, tmp_path):
+    """A scenario that reads a trace file is validated again at every run: a changed file
+    changes the next run's result, as it did before configurations were kept."""
+    sc = Scenario.from_toml(example_path)
+    sc.data.pop("outputs", None)
+    sc.set("simulation.duration", "2s")
+    sc.set("simulation.warmup", "100ms")
+    sc.set("flows.bursty.start", "100ms")
+    sc.data["links"][1]["loss"] = {"type": "packet_trace", "file": "loss.txt", "repeat": True}
+    text = sc.to_toml()
+    trace = tmp_path / "loss.txt"
+
+    def lost() -> int:
+        raw = json.loads(_core.run_json(text, "trace", str(tmp_path), 1, 0))
+        return sum(link["drops"]["loss_process"] for link in raw["links"] if link["link"] == "h2-r1")
+
+    trace.write_text("0\n")
+    assert lost() == 0
+    trace.write_text("0 1\n")
+    assert lost() > 0, "the changed trace file was read"
+    trace.write_text("0\n")
+    assert lost() == 0

@@ -6,13 +6,14 @@
 //! Simulation runs release the GIL, so several runs can proceed in threads.
 
 use airtcp_core::guard;
-use airtcp_core::scenario::{ScenarioError as CoreScenarioError, validate};
+use airtcp_core::scenario::{ScenarioError as CoreScenarioError, validate_noting_files};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 create_exception!(_core, ScenarioError, PyValueError, "A scenario failed validation; args = (message, errors).");
 create_exception!(
@@ -46,10 +47,62 @@ fn scenario_error(py: Python<'_>, e: CoreScenarioError) -> PyErr {
 }
 
 fn parse(py: Python<'_>, text: &str, source: &str, base_dir: Option<&str>) -> PyResult<airtcp_core::Config> {
-    match catch_unwind(|| validate(text, source, base_dir.map(Path::new))) {
+    parse_noting_files(py, text, source, base_dir).map(|(config, _)| config)
+}
+
+/// [`parse`], also telling whether the configuration depends on files besides `text`.
+fn parse_noting_files(py: Python<'_>, text: &str, source: &str, base_dir: Option<&str>) -> PyResult<(airtcp_core::Config, bool)> {
+    match catch_unwind(|| validate_noting_files(text, source, base_dir.map(Path::new))) {
         Ok(checked) => checked.map_err(|e| scenario_error(py, e)),
         Err(payload) => Err(SimulationError::new_err(format!("validation failed: {}", panic_message(payload.as_ref())))),
     }
+}
+
+/// How many validated scenarios [`validated`] keeps.
+const KEPT_SCENARIOS: usize = 8;
+/// The longest scenario text [`validated`] keeps a configuration for (bytes): bounds the memory
+/// kept; a bigger scenario's run dwarfs its validation anyway.
+const KEPT_TEXT_MAX: usize = 256 * 1024;
+
+/// A validated scenario and what it was validated from.
+struct Kept {
+    text: String,
+    source: String,
+    base_dir: Option<String>,
+    config: Arc<airtcp_core::Config>,
+}
+
+/// The scenarios validated last by [`validated`], most recent first.
+static KEPT: Mutex<Vec<Kept>> = Mutex::new(Vec::new());
+
+/// The validated configuration of `text` for a run: kept for the next runs of the same text
+/// (the same `source` and `base_dir` too) when it depends on nothing else (no trace file), so a
+/// sweep's replications of one point validate it once per process (issue 19: validation was
+/// about a tenth of a worker's time per 1-s run). Validation is deterministic, so a kept
+/// configuration is the one validation would give again.
+fn validated(py: Python<'_>, text: &str, source: &str, base_dir: Option<&str>) -> PyResult<Arc<airtcp_core::Config>> {
+    let same = |k: &Kept| k.text == text && k.source == source && k.base_dir.as_deref() == base_dir;
+    if let Some(config) = KEPT.lock().ok().and_then(|kept| kept.iter().find(|k| same(k)).map(|k| k.config.clone())) {
+        return Ok(config);
+    }
+    let (config, read_files) = parse_noting_files(py, text, source, base_dir)?;
+    let config = Arc::new(config);
+    if !read_files
+        && text.len() <= KEPT_TEXT_MAX
+        && let Ok(mut kept) = KEPT.lock()
+    {
+        kept.insert(
+            0,
+            Kept {
+                text: text.to_string(),
+                source: source.to_string(),
+                base_dir: base_dir.map(str::to_string),
+                config: config.clone(),
+            },
+        );
+        kept.truncate(KEPT_SCENARIOS);
+    }
+    Ok(config)
 }
 
 /// Validates scenario TOML `text`; raises `ScenarioError` listing every problem.
@@ -146,7 +199,7 @@ fn simulate(
     max_wall_s: Option<f64>,
     max_memory: Option<u64>,
 ) -> PyResult<airtcp_core::RunResult> {
-    let config = parse(py, text, source, base_dir)?;
+    let config = validated(py, text, source, base_dir)?;
     let seed = seed.unwrap_or(config.seed);
     let limits = guard::Limits { max_wall_s, max_memory_bytes: max_memory };
     let outcome = py.detach(|| {

@@ -8,7 +8,7 @@ mod validate;
 
 pub use config::Config;
 pub use error::{FieldError, ScenarioError};
-pub use validate::{MAX_SCENARIO_BYTES, check_syntax, decode_text, read_text, validate};
+pub use validate::{MAX_SCENARIO_BYTES, check_syntax, decode_text, read_text, validate, validate_noting_files};
 
 use std::path::Path;
 

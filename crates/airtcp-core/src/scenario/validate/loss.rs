@@ -293,6 +293,7 @@ impl Validator<'_> {
                 None
             }
             (Some(f), None) => {
+                self.read_files = true;
                 let full = match self.base_dir {
                     Some(dir) => dir.join(f),
                     None => f.into(),

@@ -35,6 +35,13 @@ use std::path::Path;
 /// Validates scenario `text`; `source` names it in messages and `base_dir` resolves relative
 /// trace files (none given: relative paths are resolved against the current directory).
 pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Config, ScenarioError> {
+    validate_noting_files(text, source, base_dir).map(|(config, _)| config)
+}
+
+/// [`validate`], also telling whether the configuration depends on files (trace files) besides
+/// `text`: if not, it is a function of `text`, `source` and `base_dir` alone, and a caller may
+/// keep it for the same text (the Python binding does, for a sweep's runs of one point).
+pub fn validate_noting_files(text: &str, source: &str, base_dir: Option<&Path>) -> Result<(Config, bool), ScenarioError> {
     let fail = |message: String| ScenarioError {
         source: source.to_string(),
         errors: vec![super::error::FieldError { path: String::new(), value: None, message }],
@@ -56,8 +63,14 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
             *list = Some(std::mem::take(a));
         }
     }
-    let mut v =
-        Validator { errs: Errors::default(), base_dir, nodes: HashMap::new(), positions: Vec::new(), broken: Broken::default() };
+    let mut v = Validator {
+        errs: Errors::default(),
+        base_dir,
+        read_files: false,
+        nodes: HashMap::new(),
+        positions: Vec::new(),
+        broken: Broken::default(),
+    };
     let Some(mut raw) = v.decode_owned::<RawScenario>(toml::Value::Table(doc), "") else {
         return Err(v.errs.finish(source, ()).unwrap_err());
     };
@@ -92,7 +105,8 @@ pub fn validate(text: &str, source: &str, base_dir: Option<&Path>) -> Result<Con
     }
     let schemes = v.schemes(&raw.schemes, &links, wireless.as_ref(), &flows);
     let config = Config { name, duration, seed, warmup, nodes, links, routing, flows, wireless, schemes, capture, trace };
-    v.errs.finish(source, config)
+    let read_files = v.read_files;
+    v.errs.finish(source, config).map(|config| (config, read_files))
 }
 
 /// Joins a parent path and a child key.
@@ -169,6 +183,8 @@ fn valid_name(name: &str) -> bool {
 struct Validator<'a> {
     errs: Errors,
     base_dir: Option<&'a Path>,
+    /// Whether a file besides the scenario's text was read (a trace file).
+    read_files: bool,
     /// Node indices by name (looked up for every reference; listed sorted in messages).
     nodes: HashMap<String, NodeId>,
     /// Node positions (metres), by node index.
@@ -487,5 +503,32 @@ mod join_tests {
         assert_eq!(join("flows[3]", "."), "flows[3]");
         assert_eq!(join("schemes[0].flows", "[2]"), "schemes[0].flows[2]");
         assert_eq!(join("flows[3]", "transport.mss"), "flows[3].transport.mss");
+    }
+}
+
+#[cfg(test)]
+mod file_tests {
+    use super::validate_noting_files;
+
+    fn scenario(loss: &str) -> String {
+        format!(
+            "[simulation]\nduration = \"10s\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n\
+             [[links]]\na = \"a\"\nb = \"b\"\nrate = \"10Mbps\"\ndelay = \"10ms\"\n{loss}\n\
+             [[flows]]\nsrc = \"a\"\ndst = \"b\"\napp = {{ type = \"cbr\", rate = \"1Mbps\" }}\n"
+        )
+    }
+
+    /// The Python binding keeps the configurations that depend on their text alone.
+    #[test]
+    fn a_trace_file_is_noted_and_nothing_else_is() {
+        let dir = std::env::temp_dir().join(format!("airtcp-validate-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("loss.txt"), "0 1 0\n").unwrap();
+        let read = |loss: &str| validate_noting_files(&scenario(loss), "t.toml", Some(&dir)).expect("valid").1;
+        assert!(read("loss = { type = \"packet_trace\", file = \"loss.txt\" }"));
+        assert!(!read("loss = { type = \"packet_trace\", pattern = \"010\" }"));
+        assert!(!read("loss = { type = \"bernoulli\", p = 0.01 }"));
+        assert!(!read(""));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
