@@ -15,6 +15,7 @@ import sys
 import time
 
 import pandas as pd
+from interrupts import default_sigint
 
 import airtcp
 from airtcp.store import Store
@@ -159,6 +160,7 @@ def test_ctrl_c_stops_cleanly_and_the_sweep_resumes(example_path, tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=default_sigint,
     )
     deadline = time.monotonic() + 120
     while _stored(store) < 3 and proc.poll() is None and time.monotonic() < deadline:

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from interrupts import default_sigint
 
 import airtcp
 from airtcp import _core
@@ -27,7 +28,9 @@ def long_scenario(tmp_path: Path, duration: str = "1000000s") -> Path:
 
 
 def test_sigint_stops_a_million_second_run_within_one_second(tmp_path):
-    p = subprocess.Popen([*AIRTCP, "run", str(long_scenario(tmp_path))], stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        [*AIRTCP, "run", str(long_scenario(tmp_path))], stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint
+    )
     time.sleep(2.5)  # well into the run (start-up included)
     assert p.poll() is None, "the run ended early"
     sent = time.perf_counter()
