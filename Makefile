@@ -44,7 +44,7 @@ lint: $(STAMP)
 rust-test:
 	cargo test --workspace --exclude airtcp-py --release
 
-py-test: build
+py-test: build sim
 	cargo build --release -p airtcp-cli  # airtcp-sim, which tests/test_safety_*.py run too
 	$(BIN)/pytest -q
 
