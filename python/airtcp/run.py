@@ -79,7 +79,7 @@ def run(
 @functools.cache
 def default_max_memory() -> int | None:
     """The default memory limit of a run: 80% of the machine's memory (None where unknown).
-    Read once per process (the machine's total does not change; reading ``/proc/meminfo`` was 6%
+    Read once per process (the machine's total does not change; reading ``/proc/meminfo`` was 3-6%
     of a worker's time in a sweep of 1-s runs, issue 19)."""
     total = _core.physical_memory()
     return None if total is None else total // 5 * 4
