@@ -17,9 +17,11 @@ For every point: both simulators run as paired, interleaved whole processes on t
 the median over the rounds is reported, and the ratio is the median of the per-round ratios), their
 total goodputs are compared first (a point whose goodputs differ by more than --tol is flagged),
 then the CPU times. A point whose ns-2 run would take too long can be run airtcp-only with
---ns2-max (largest size ns-2 runs at); --ns3-max likewise for ns-3, whose runs are rounds of their
-own after airtcp's and ns-2's (--ns3-reps, default 1: an ns-3 run takes 100-300 times
-airtcp's). airtcp's events and its in-process time per event (`airtcp-sim --timing`: build and
+--ns2-max (largest size ns-2 runs at); --ns3-max likewise for ns-3, which runs in the first
+--ns3-reps rounds (default 1: an ns-3 run takes 100-300 times airtcp's) right after that round's
+airtcp and ns-2 runs, its ratio the median of the per-round ratios like ns-2's (this machine's
+speed drifts by up to 50% between minutes, so a ratio taken across rounds run minutes apart
+moves with it). airtcp's events and its in-process time per event (`airtcp-sim --timing`: build and
 run, without reading the file and printing the result) are reported too. Growth exponents are the
 log-log slopes of CPU time against size between the first and the last point.
 
@@ -176,7 +178,7 @@ def main():
     ap.add_argument("--no-ns2", action="store_true")
     ap.add_argument("--ns3", action="store_true", help="also run ns-3 (bench/ns3/*_tcp, bench/ns3/build.sh)")
     ap.add_argument("--ns3-max", type=int, default=None, help="largest size at which ns-3 runs")
-    ap.add_argument("--ns3-reps", type=int, default=1, help="ns-3 runs per point")
+    ap.add_argument("--ns3-reps", type=int, default=1, help="ns-3 runs per point, one in each of the first rounds (at most --reps)")
     ap.add_argument("--sim", default=os.path.join(ROOT, "target", "dist", "airtcp-sim"))
     ap.add_argument(
         "--base",
@@ -224,6 +226,9 @@ def main():
                 with_ns2 = not a.no_ns2 and (a.ns2_max is None or n <= a.ns2_max)
                 with_ns3 = ns3_ok and (a.ns3_max is None or n <= a.ns3_max)
                 ours, theirs, third, based = [], [], [], []
+                # ns-3's runs and, per run, the index of the round (airtcp run) it is paired with.
+                third_rounds = []
+                ns3_failed, ns3_seed = False, None
                 for r in range(a.reps):
                     # The two airtcp builds alternate which goes first from round to round.
                     builds = [(a.sim, ours), (a.base, based)] if a.base else [(a.sim, ours)]
@@ -231,18 +236,18 @@ def main():
                         runs.append(run_airtcp(sim, path, dur))
                     if with_ns2:
                         theirs.append(run_ns2(ns2cmd(n, dur)))
-                ns3_failed, ns3_seed = False, None
-                if with_ns3:
-                    # A run that crashes (see run_ns3) is tried with the next run numbers (other
-                    # random streams of the same scenario); the run number used is reported.
-                    for seed in range(1, NS3_SEEDS + 1):
-                        r = run_ns3(NS3_CMD[c](n, dur, seed))
-                        if r is not None:
-                            ns3_seed, third = seed, [r]
-                            more = (run_ns3(NS3_CMD[c](n, dur, seed)) for _ in range(a.ns3_reps - 1))
-                            third += [x for x in more if x is not None]
-                            break
-                    ns3_failed = ns3_seed is None
+                    if with_ns3 and not ns3_failed and r < a.ns3_reps:
+                        # A run that crashes (see run_ns3) is tried with the next run numbers
+                        # (other random streams of the same scenario); the run number used is
+                        # reported and kept for the later rounds.
+                        for seed in [ns3_seed] if ns3_seed else range(1, NS3_SEEDS + 1):
+                            x = run_ns3(NS3_CMD[c](n, dur, seed))
+                            if x is not None:
+                                ns3_seed = seed
+                                third.append(x)
+                                third_rounds.append(r)
+                                break
+                        ns3_failed = ns3_seed is None
                 p = {"size": n, "airtcp": median_of(ours)}
                 at = p["airtcp"]
                 if a.base:
@@ -259,13 +264,10 @@ def main():
                     q = p[key] = median_of(runs)
                     q["diff"] = at["kbps"] / q["kbps"] - 1 if q["kbps"] > 0 else float("inf")
                     q["agree"] = abs(q["diff"]) <= a.tol
-                    # ns-2: paired rounds, the median of the per-round ratios; ns-3 (rounds of its
-                    # own): its median CPU time over airtcp's.
-                    q["ratio"] = (
-                        statistics.median(t["cpu_s"] / max(o["cpu_s"], 1e-4) for o, t in zip(ours, runs, strict=True))
-                        if key == "ns2"
-                        else q["cpu_s"] / max(at["cpu_s"], 1e-4)
-                    )
+                    # Paired rounds: the median of the per-round ratios (ns-3 ran in some rounds only).
+                    rounds = range(len(ours)) if key == "ns2" else third_rounds
+                    paired = [(ours[i], t) for i, t in zip(rounds, runs, strict=True)]
+                    q["ratio"] = statistics.median(t["cpu_s"] / max(o["cpu_s"], 1e-4) for o, t in paired)
                     q["ratio_text"] = f"{q['ratio']:.1f}x" + ("" if q["agree"] else " (goodputs differ)")
                 if "ns2" in p:
                     p["diff"], p["agree"], p["ratio"] = p["ns2"]["diff"], p["ns2"]["agree"], p["ns2"]["ratio"]
