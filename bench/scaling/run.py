@@ -178,7 +178,9 @@ def main():
     ap.add_argument("--no-ns2", action="store_true")
     ap.add_argument("--ns3", action="store_true", help="also run ns-3 (bench/ns3/*_tcp, bench/ns3/build.sh)")
     ap.add_argument("--ns3-max", type=int, default=None, help="largest size at which ns-3 runs")
-    ap.add_argument("--ns3-reps", type=int, default=1, help="ns-3 runs per point, one in each of the first rounds (at most --reps)")
+    ap.add_argument(
+        "--ns3-reps", type=int, default=1, help="ns-3 runs per point, one in each of the first rounds (at most --reps)"
+    )
     ap.add_argument("--sim", default=os.path.join(ROOT, "target", "dist", "airtcp-sim"))
     ap.add_argument(
         "--base",
