@@ -15,6 +15,7 @@ pub mod hook;
 pub mod json;
 pub mod kernel;
 pub mod lttcp;
+pub mod memory;
 pub mod net;
 pub mod packet;
 pub mod rng;

@@ -290,6 +290,14 @@ fn fec_model(
     Ok(pythonize::pythonize(py, &result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?.unbind())
 }
 
+/// Asks for transparent huge pages on this process's heap (`airtcp_core::memory`): called by the
+/// local pool's worker processes before their first run (large runs about 12% faster, same
+/// results). Returns whether the kernel accepted; refused off the main thread and off Linux.
+#[pyfunction]
+fn prefer_huge_pages() -> bool {
+    airtcp_core::memory::prefer_huge_pages()
+}
+
 /// The module `airtcp._core`.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -300,6 +308,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RunLimitError", m.py().get_type::<RunLimitError>())?;
     m.add_function(wrap_pyfunction!(physical_memory, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(prefer_huge_pages, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(run_json, m)?)?;
     m.add_function(wrap_pyfunction!(read_scenario, m)?)?;

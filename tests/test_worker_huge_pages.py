@@ -1,0 +1,39 @@
+"""Local pool workers ask for huge pages on their heap (`airtcp._core.prefer_huge_pages`, called by
+the pool's initialiser); the user's own process is left as it is."""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from airtcp.executors import LocalExecutor
+
+THP = Path("/sys/kernel/mm/transparent_hugepage/enabled")
+
+
+def heap_flags(smaps: str) -> list[set[str]]:
+    """The VmFlags of each [heap] mapping in a /proc/PID/smaps text."""
+    flags, in_heap = [], False
+    for line in smaps.splitlines():
+        if "-" in line.split(" ", 1)[0] and len(line.split()) >= 5:
+            in_heap = line.rstrip().endswith("[heap]")
+        elif in_heap and line.startswith("VmFlags:"):
+            flags.append(set(line.split()[1:]))
+    return flags
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or not THP.exists(), reason="needs Linux with transparent huge pages"
+)
+def test_pool_workers_heap_is_advised_and_the_parents_is_not():
+    ex = LocalExecutor(jobs=1)
+    try:
+        smaps = ex._get_pool().submit(Path("/proc/self/smaps").read_text).result(timeout=120)
+    finally:
+        ex.close()
+    worker = heap_flags(smaps)
+    assert worker, "the worker has no [heap] mapping"
+    assert any("hg" in f for f in worker), f"no [heap] mapping of the worker is advised for huge pages: {worker}"
+    parent = heap_flags(Path(f"/proc/{os.getpid()}/smaps").read_text())
+    assert not any("hg" in f for f in parent), "the user's own process was changed"
