@@ -1,5 +1,5 @@
-"""Local pool workers ask for huge pages on their heap (`airtcp._core.prefer_huge_pages`, called by
-the pool's initialiser); the user's own process is left as it is."""
+"""Local pool workers and the installed `airtcp` command ask for huge pages on their heap
+(`airtcp._core.prefer_huge_pages`); the user's own process is left as it is."""
 
 import os
 import sys
@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from airtcp import _core, cli
 from airtcp.executors import LocalExecutor
+
+ROOT = Path(__file__).resolve().parent.parent
 
 THP = Path("/sys/kernel/mm/transparent_hugepage/enabled")
 
@@ -37,3 +40,12 @@ def test_pool_workers_heap_is_advised_and_the_parents_is_not():
     assert any("hg" in f for f in worker), f"no [heap] mapping of the worker is advised for huge pages: {worker}"
     parent = heap_flags(Path(f"/proc/{os.getpid()}/smaps").read_text())
     assert not any("hg" in f for f in parent), "the user's own process was changed"
+
+
+def test_the_installed_command_asks_for_huge_pages_before_it_runs(monkeypatch):
+    calls = []
+    monkeypatch.setattr(_core, "prefer_huge_pages", lambda: calls.append("huge pages") or True)
+    monkeypatch.setattr(cli, "main", lambda argv=None: calls.append("main") or 0)
+    assert cli.entry() == 0
+    assert calls == ["huge pages", "main"]
+    assert 'airtcp = "airtcp.cli:entry"' in (ROOT / "pyproject.toml").read_text(), "the command is not `entry`"

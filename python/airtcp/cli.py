@@ -248,5 +248,15 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
+def entry() -> int:
+    """The installed ``airtcp`` command: :func:`main` in a process of its own, so its heap may take
+    transparent huge pages first (large runs faster, same results; ``docs/performance.md``, "Huge
+    pages for the heap"). Code that calls :func:`main` in its own process leaves that as it is."""
+    from . import _core
+
+    _core.prefer_huge_pages()
+    return main()
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())

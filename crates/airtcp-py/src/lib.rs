@@ -291,8 +291,9 @@ fn fec_model(
 }
 
 /// Asks for transparent huge pages on this process's heap (`airtcp_core::memory`): called by the
-/// local pool's worker processes before their first run (large runs about 12% faster, same
-/// results). Returns whether the kernel accepted; refused off the main thread and off Linux.
+/// `airtcp` command and the local pool's worker processes before their first run (large runs
+/// about 12% faster, same results). Returns whether the kernel accepted; refused off the main
+/// thread and off Linux.
 #[pyfunction]
 fn prefer_huge_pages() -> bool {
     airtcp_core::memory::prefer_huge_pages()
