@@ -589,6 +589,11 @@ mod tests {
             Arm(u8, u64),
             /// Disarm timer `k`.
             Disarm(u8),
+            /// Push a burst of plain events at these delays, which lie in one or two windows a
+            /// few windows ahead: windows of 16 to 128 entries reach the sort (the other
+            /// operations rarely put more than a few entries in one window, and sorts switch
+            /// algorithm above a small size).
+            Burst(Vec<u64>),
         }
 
         /// Delays that hit every case: ties, the same window, window edges, the wheel's span and
@@ -616,7 +621,18 @@ mod tests {
                 2 => (0usize..16).prop_map(Op::Cancel),
                 3 => (0u8..4, delay()).prop_map(|(k, d)| Op::Arm(k, d)),
                 1 => (0u8..4).prop_map(Op::Disarm),
+                1 => burst(),
             ]
+        }
+
+        /// Delays of 16 to 128 events within one window's width, starting 0 to 3 windows ahead;
+        /// some bursts draw from a few nanoseconds only, so that many entries tie.
+        fn burst() -> impl Strategy<Value = Op> {
+            let offsets = prop_oneof![
+                3 => prop::collection::vec(0u64..WIDTH, 16..128),
+                1 => prop::collection::vec(0u64..4, 16..128),
+            ];
+            (0u64..4, offsets).prop_map(|(ahead, offsets)| Op::Burst(offsets.into_iter().map(|o| ahead * WIDTH + o).collect()))
         }
 
         /// The reference: one heap, earliest (time, seq) first.
@@ -747,6 +763,15 @@ mod tests {
                             });
                         }
                         Op::Disarm(k) => p.timers[k as usize].cancel(),
+                        Op::Burst(delays) => {
+                            for d in delays {
+                                let id = p.cancelled.len() as u32;
+                                p.cancelled.push(false);
+                                let at = now.saturating_add(d);
+                                p.s.schedule_at(SimTime(at), Ev::Plain(id));
+                                p.r.push(at, Ev::Plain(id));
+                            }
+                        }
                     }
                     prop_assert_eq!(p.s.peek_time().map(|t| t.0), p.r.heap.peek().map(|e| e.0.0));
                 }
