@@ -35,6 +35,7 @@ fn build_channel(link: &LinkConfig, dir: usize, cfg: &DirConfig, nodes: &[String
         from,
         to,
         rate_bps: link.rate_bps,
+        ns_per_byte: crate::net::link::ns_per_byte(link.rate_bps),
         delay: link.delay,
         queue: Queue::new(cfg.queue.limit, red, cfg.record_queue),
         loss: cfg.loss.as_ref().map(|m| LossProcess::new(m, stream("loss"))),
