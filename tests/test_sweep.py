@@ -80,6 +80,35 @@ def test_metric_functions_and_summary_values():
     assert (res.runs["events"] > 0).all()
 
 
+def test_metric_values_are_the_same_with_and_without_the_per_result_cache():
+    """A sweep evaluates many metrics per result with one cache: the cached row and the parsed
+    name give the values (and errors) of a fresh evaluation, for every type a value can have."""
+    from airtcp.metrics import MetricError, _number, evaluate
+
+    r = airtcp.run(small())
+    names = [f"flows.f.{c}" for c in r.flows.select_dtypes("number").columns] + ["summary.events"]
+    cache: dict = {}
+    for _ in range(2):  # the second pass reads every row from the cache
+        for n in names:
+            fresh, cached = evaluate(n, r), evaluate(n, r, cache)
+            assert fresh == cached or (math.isnan(fresh) and math.isnan(cached)), n
+            assert type(cached) is float, n
+    assert [_number(v, "m") for v in (3, 2.5, True, None)][:3] == [3.0, 2.5, 1.0]
+    assert math.isnan(_number(None, "m"))
+    for bad, message in [
+        ("summary.a.b", "expected summary.KEY"),
+        ("flows.f", "expected TABLE.ROW.COLUMN"),
+        ("summary.nope", "unknown summary key"),
+        ("flows.f.nope", "flows has no column 'nope'"),
+        ("flows.g.goodput_bps", "no row of flows is named 'g'"),
+    ]:
+        for c in (None, cache):  # the same errors after the cache holds the table's rows
+            with pytest.raises(MetricError, match=message):
+                evaluate(bad, r, c)
+    with pytest.raises(MetricError, match="is not a number"):
+        _number("x", "m")
+
+
 def test_canonical_hash_ignores_key_order_and_the_seed_but_not_values():
     def keys(sc, seed=None):
         return plan(Sweep(sc, {"links.wl.loss.p": [0.1]}, seed=seed)).keys[0][0]

@@ -29,6 +29,7 @@ airtcp.metrics.MetricError: metric 'flows.nope.goodput_bps': no row of flows is 
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
@@ -118,6 +119,13 @@ def _select_row(result: RunResult, table: str, row: str, spec: str, cache: dict 
 
 
 def _number(value: Any, spec: str) -> float:
+    # The result's numbers are JSON's: float and int first, without the ABC check below (a
+    # sweep evaluates dozens of metrics per run; issue 19).
+    kind = type(value)
+    if kind is float:
+        return value
+    if kind is int:
+        return float(value)
     if value is None:
         return math.nan
     if isinstance(value, bool):
@@ -125,6 +133,19 @@ def _number(value: Any, spec: str) -> float:
     if isinstance(value, numbers.Real):
         return float(value)
     raise MetricError(f"metric {spec!r}: value {value!r} is not a number")
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse(spec: str) -> tuple[str, str, str]:
+    """A metric name split once: ``(table, row, column)``, or ``("summary", key, "")``."""
+    parts = spec.split(".")
+    if parts[0] == "summary":
+        if len(parts) != 2:
+            raise MetricError(f"metric {spec!r}: expected summary.KEY")
+        return "summary", parts[1], ""
+    if len(parts) < 3:
+        raise MetricError(f"metric {spec!r}: expected TABLE.ROW.COLUMN (e.g. flows.video.goodput_bps) or summary.KEY")
+    return parts[0], ".".join(parts[1:-1]), parts[-1]
 
 
 def evaluate(spec: MetricSpec, result: RunResult, cache: dict | None = None) -> float:
@@ -140,17 +161,17 @@ def evaluate(spec: MetricSpec, result: RunResult, cache: dict | None = None) -> 
             raise MetricError(f"metric function {name}: {type(e).__name__}: {e}") from e
     if not isinstance(spec, str):
         raise MetricError(f"metric {spec!r}: give a name such as 'flows.FLOW.COLUMN' or a function")
-    parts = spec.split(".")
-    if parts[0] == "summary":
-        if len(parts) != 2:
-            raise MetricError(f"metric {spec!r}: expected summary.KEY")
+    table, row, column = _parse(spec)
+    if table == "summary":
         summary = result.summary
-        if parts[1] not in summary:
+        if row not in summary:
             raise MetricError(f"metric {spec!r}: unknown summary key (keys: {', '.join(summary)})")
-        return _number(summary[parts[1]], spec)
-    if len(parts) < 3:
-        raise MetricError(f"metric {spec!r}: expected TABLE.ROW.COLUMN (e.g. flows.video.goodput_bps) or summary.KEY")
-    table, row, column = parts[0], ".".join(parts[1:-1]), parts[-1]
+        return _number(summary[row], spec)
+    if cache is not None:
+        # The row found for an earlier metric of this result (the common case in a sweep).
+        selected = cache.get((table, row))
+        if selected is not None and column in selected:
+            return _number(selected[column], spec)
     if table not in TABLES:
         _table(result, table, spec, cache)  # the errors for an unknown table or a non-table
     selected = _select_row(result, table, row, spec, cache)
