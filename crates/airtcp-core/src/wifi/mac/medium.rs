@@ -90,7 +90,9 @@ pub(in crate::wifi) struct Hear {
 pub struct AirLog {
     on: bool,
     pub(super) n: usize,
-    /// `hear[rx * n + tx]`.
+    /// `hear[tx * n + rx]`: by transmitter, so that the radios reading one frame of the log read
+    /// neighbouring entries (issue 19: laid out by receiver, a radio's lookups for the frames of
+    /// many transmitters missed the cache at the 400-station cell).
     pub(super) hear: Vec<Hear>,
     recs: Vec<AirRec>,
     /// Global index of `recs[0]`.
@@ -172,12 +174,12 @@ impl AirLog {
                                 p / (noise_w + total - p).max(0.0) >= capture_ratio
                             }
                         };
-                    hear[nb.station as usize * n + tx] =
+                    hear[tx * n + nb.station as usize] =
                         Hear { delay: nb.delay, idx: i as u32, quiet: decodes && nb.loss == NO_LOSS, power: p };
                 }
             }
         }
-        let all_quiet = (0..n).map(|rx| on && (0..n).all(|tx| tx == rx || hear[rx * n + tx].quiet)).collect();
+        let all_quiet = (0..n).map(|rx| on && (0..n).all(|tx| tx == rx || hear[tx * n + rx].quiet)).collect();
         AirLog {
             on,
             n,
@@ -336,7 +338,7 @@ impl AirLog {
     /// How `rx` hears `tx`.
     #[inline]
     pub(super) fn hear(&self, rx: usize, tx: u32) -> Hear {
-        self.hear[rx * self.n + tx as usize]
+        self.hear[tx as usize * self.n + rx]
     }
 
     /// The next entry after global index `i` that `rx` hears.

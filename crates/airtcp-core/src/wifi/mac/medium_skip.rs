@@ -164,7 +164,6 @@ impl AirLog {
         let mut b = self.segs.partition_point(|s| s.k < i);
         let (mut at, mut cum, mut busy) = (i, first.cum, SimTime::ZERO);
         let mut land = (i, SimTime::ZERO);
-        let row = n * self.n;
         let mut stop = usize::MAX;
         while let Some(s) = self.segs.get(b) {
             let k = s.k;
@@ -188,8 +187,8 @@ impl AirLog {
             }
             let pair = if s.pair_ok && s.fin <= upto {
                 // `settle_pair`'s busy time: from the first arrival to the last end at this radio.
-                let sa = s.ta + self.hear[row + s.txa as usize].delay;
-                let sb = s.tb + self.hear[row + s.txb as usize].delay;
+                let sa = s.ta + self.hear[s.txa as usize * self.n + n].delay;
+                let sb = s.tb + self.hear[s.txb as usize * self.n + n].delay;
                 (sa + s.da).max(sb + s.db) - sa.min(sb)
             } else {
                 // Over at some radios only (a decoded frame's NAV may reach the next
