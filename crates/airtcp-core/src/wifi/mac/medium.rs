@@ -86,6 +86,41 @@ pub(in crate::wifi) struct Hear {
     pub power: f64,
 }
 
+/// One entry of the radio-pair table, packed to 16 bytes (four to a cache line; [`Hear`] is
+/// 24): the delay in nanoseconds in 32 bits ([`AirLog::with`] leaves the log off if a delay
+/// does not fit), the neighbour index in the low 31 bits (all ones: not heard) and `quiet` in
+/// the top bit.
+#[derive(Copy, Clone, Debug)]
+struct HearCell {
+    delay_ns: u32,
+    idx_quiet: u32,
+    power: f64,
+}
+
+/// `HearCell::idx_quiet`'s bit for `quiet`.
+const QUIET_BIT: u32 = 1 << 31;
+
+impl HearCell {
+    const NONE: HearCell = HearCell { delay_ns: 0, idx_quiet: !QUIET_BIT, power: 0.0 };
+
+    fn pack(h: Hear) -> HearCell {
+        let idx = if h.idx == NOT_HEARD { !QUIET_BIT } else { h.idx };
+        debug_assert!((h.idx < !QUIET_BIT || h.idx == NOT_HEARD) && h.delay.0 <= u32::MAX as u64);
+        HearCell { delay_ns: h.delay.0 as u32, idx_quiet: idx | if h.quiet { QUIET_BIT } else { 0 }, power: h.power }
+    }
+
+    #[inline(always)]
+    fn unpack(self) -> Hear {
+        let idx = self.idx_quiet & !QUIET_BIT;
+        Hear {
+            delay: SimTime(self.delay_ns as u64),
+            idx: if idx == !QUIET_BIT { NOT_HEARD } else { idx },
+            quiet: self.idx_quiet & QUIET_BIT != 0,
+            power: self.power,
+        }
+    }
+}
+
 /// The shared log of transmissions and who hears whom.
 pub struct AirLog {
     on: bool,
@@ -93,7 +128,7 @@ pub struct AirLog {
     /// `hear[tx * n + rx]`: by transmitter, so that the radios reading one frame of the log read
     /// neighbouring entries (issue 19: laid out by receiver, a radio's lookups for the frames of
     /// many transmitters missed the cache at the 400-station cell).
-    pub(super) hear: Vec<Hear>,
+    hear: Vec<HearCell>,
     recs: Vec<AirRec>,
     /// Global index of `recs[0]`.
     pub(super) base: usize,
@@ -157,10 +192,11 @@ impl AirLog {
     /// [`MAX_LOG_STATIONS`] radios; results are the same either way, only the cost differs).
     pub fn with(channel: &Channel, params: &WifiParams, on: bool) -> AirLog {
         let n = channel.lists.len();
-        let on = on && n <= MAX_LOG_STATIONS;
+        // (A delay beyond 4.29 s, 1.3 million km, does not fit the packed table: no log then.)
+        let on = on && n <= MAX_LOG_STATIONS && channel.lists.iter().flatten().all(|nb| nb.delay.0 <= u32::MAX as u64);
         let mut hear = Vec::new();
         if on {
-            hear = vec![Hear { delay: SimTime::ZERO, idx: NOT_HEARD, quiet: false, power: 0.0 }; n * n];
+            hear = vec![HearCell::NONE; n * n];
             for (tx, list) in channel.lists.iter().enumerate() {
                 for (i, nb) in list.iter().enumerate() {
                     let p = nb.power;
@@ -175,11 +211,11 @@ impl AirLog {
                             }
                         };
                     hear[tx * n + nb.station as usize] =
-                        Hear { delay: nb.delay, idx: i as u32, quiet: decodes && nb.loss == NO_LOSS, power: p };
+                        HearCell::pack(Hear { delay: nb.delay, idx: i as u32, quiet: decodes && nb.loss == NO_LOSS, power: p });
                 }
             }
         }
-        let all_quiet = (0..n).map(|rx| on && (0..n).all(|tx| tx == rx || hear[tx * n + rx].quiet)).collect();
+        let all_quiet = (0..n).map(|rx| on && (0..n).all(|tx| tx == rx || hear[tx * n + rx].unpack().quiet)).collect();
         AirLog {
             on,
             n,
@@ -338,7 +374,7 @@ impl AirLog {
     /// How `rx` hears `tx`.
     #[inline]
     pub(super) fn hear(&self, rx: usize, tx: u32) -> Hear {
-        self.hear[tx as usize * self.n + rx]
+        self.hear[tx as usize * self.n + rx].unpack()
     }
 
     /// The next entry after global index `i` that `rx` hears.
@@ -893,6 +929,37 @@ mod tests {
         // Forced on or off.
         let p = WifiParams::ns2_wavelan();
         assert!(AirLog::with(&c, &p, true).on && !AirLog::with(&channel(&cell), &p, false).on);
+    }
+
+    /// The packed radio-pair table gives back every field as built: indices up to 2^31 - 2 and
+    /// "not heard", both `quiet` values, delays up to `u32::MAX` ns; and a channel with a delay
+    /// that does not fit keeps the log off (results are the same without it).
+    #[test]
+    fn packed_pair_table_round_trips() {
+        for idx in [0, 1, 7, (1 << 31) - 2, NOT_HEARD] {
+            for quiet in [false, true] {
+                for delay in [0, 1, 3_336, u32::MAX as u64] {
+                    let h = Hear { delay: SimTime(delay), idx, quiet: quiet && idx != NOT_HEARD, power: 1e-9 * delay as f64 };
+                    let u = HearCell::pack(h).unpack();
+                    assert_eq!((u.delay, u.idx, u.quiet, u.power.to_bits()), (h.delay, h.idx, h.quiet, h.power.to_bits()));
+                }
+            }
+        }
+        let none = HearCell::NONE.unpack();
+        assert_eq!((none.idx, none.quiet, none.delay), (NOT_HEARD, false, SimTime::ZERO));
+        let p = WifiParams::ns2_wavelan();
+        let cell: Vec<[f64; 3]> = (0..8).map(|i| [10.0 * i as f64, 0.0, 0.0]).collect();
+        let mut c = channel(&cell);
+        let log = AirLog::with(&c, &p, true);
+        assert!(log.on);
+        for (tx, list) in c.lists.iter().enumerate() {
+            for (i, nb) in list.iter().enumerate() {
+                let h = log.hear(nb.station as usize, tx as u32);
+                assert_eq!((h.delay, h.idx, h.power.to_bits()), (nb.delay, i as u32, nb.power.to_bits()));
+            }
+        }
+        c.lists[0][0].delay = SimTime(u32::MAX as u64 + 1);
+        assert!(!AirLog::with(&c, &p, true).on, "a delay beyond 32 bits of nanoseconds: no log");
     }
 
     /// The pair path (`AirLog::pair_at`) against the general cluster path (`cluster_start`, then

@@ -187,8 +187,8 @@ impl AirLog {
             }
             let pair = if s.pair_ok && s.fin <= upto {
                 // `settle_pair`'s busy time: from the first arrival to the last end at this radio.
-                let sa = s.ta + self.hear[s.txa as usize * self.n + n].delay;
-                let sb = s.tb + self.hear[s.txb as usize * self.n + n].delay;
+                let sa = s.ta + self.hear(n, s.txa).delay;
+                let sb = s.tb + self.hear(n, s.txb).delay;
                 (sa + s.da).max(sb + s.db) - sa.min(sb)
             } else {
                 // Over at some radios only (a decoded frame's NAV may reach the next
