@@ -497,7 +497,13 @@ impl Reception {
                 false
             }
         };
-        let (duration, frame) = (sig.frame.duration, sig.frame);
+        let duration = sig.frame.duration;
+        if mine && !err {
+            // `lock_end`'s report of a decoded frame, copied straight from the queue (issue 19: a
+            // copy of the frame kept across the pop below went through the stack, where the
+            // compiler wrote and read it in differently aligned pieces: a store-forwarding stall).
+            self.effect = Effect::Decoded(sig.frame);
+        }
         // Usually the only one queued: no shift (and no call to `memmove`) then.
         if self.pending.len() == 1 {
             self.pending.pop();
@@ -521,12 +527,7 @@ impl Reception {
             }
         } else {
             self.eifs_pending = false;
-            if mine {
-                self.effect = Effect::Decoded(frame);
-                SimTime::ZERO
-            } else {
-                end + duration
-            }
+            if mine { SimTime::ZERO } else { end + duration }
         };
         self.nav_until = self.nav_until.max(nav);
         self.cursor = end;
