@@ -49,7 +49,9 @@ pub struct Channel {
     pub rate_bps: u64,
     /// Serialisation time of one byte in nanoseconds if it is a whole number (the rate divides
     /// 8 x 10^9: 1, 10 or 100 Mb/s, 1 Gb/s...), else 0: see [`ns_per_byte`].
-    pub ns_per_byte: u64,
+    /// Derived from `rate_bps` when the channel is built (`world/build.rs`); kept beside it so
+    /// that a packet pays a multiplication, not a division.
+    pub(crate) ns_per_byte: u64,
     /// Propagation delay.
     pub delay: SimTime,
     /// Output queue.
