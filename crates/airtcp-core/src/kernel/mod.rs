@@ -5,7 +5,8 @@
 //! every run deterministic without any tie-breaking randomness.
 //!
 //! The future-event list is two-level: a binary heap holds the events of the current time window
-//! (2^20 ns, about 1 ms) and everything earlier; later events wait unsorted in a calendar of
+//! (2^20 ns, about 1 ms, narrowed down to 2^17 ns while the traffic is dense:
+//! [`Scheduler::note_window`]) and everything earlier; later events wait unsorted in a calendar of
 //! windows ([`wheel`]) and move into the heap when the simulation reaches their window. The heap
 //! orders every entry by its full (time, sequence) key, so events pop in exactly the order of a
 //! single heap (a property test checks it against one), while the heap stays as small as the
@@ -95,6 +96,17 @@ impl<E> Ord for Entry<E> {
 /// new entry) before it files the entry in the heap instead: bounds the scan and the move.
 const NEAR_SCAN: usize = 8;
 
+/// How many windows [`Scheduler::note_window`] averages over before it decides on the window
+/// width.
+const ADAPT_EVERY: u64 = 256;
+/// Mean entries per window above which the windows are halved (down to 2^[`wheel::MIN_SHIFT`]
+/// ns) ...
+const DENSE: u64 = 16;
+/// ... and below which they are doubled (up to 2^[`wheel::MAX_SHIFT`] ns). A halving or a
+/// doubling moves the mean by about half or twice, so a width that is changed is not changed
+/// back at the next decision unless the traffic changed.
+const SPARSE: u64 = 4;
+
 /// The future-event list and the simulation clock.
 ///
 /// The current window's entries are in two places: those moved in from the wheel (or the
@@ -124,6 +136,11 @@ pub struct Scheduler<E> {
     wheel: Wheel<E>,
     /// Entries due beyond the wheel's span (rare: long timers).
     overflow: BinaryHeap<Entry<E>>,
+    /// log2 of the window width the next refill gives the wheel (see [`Scheduler::note_window`]).
+    want_shift: u32,
+    /// Windows moved in since the last decision on the width, and their entries.
+    windows: u64,
+    window_entries: u64,
     /// End of the window the heap covers, in nanoseconds (`u128`: never overflows, even for
     /// events at [`SimTime::MAX`]).
     horizon: u128,
@@ -146,6 +163,9 @@ impl<E> Scheduler<E> {
             run: Vec::with_capacity(1024),
             wheel: Wheel::new(),
             overflow: BinaryHeap::new(),
+            want_shift: wheel::MAX_SHIFT,
+            windows: 0,
+            window_entries: 0,
             horizon: 0,
             next_seq: 0,
             now: SimTime::ZERO,
@@ -248,14 +268,15 @@ impl<E> Scheduler<E> {
     fn schedule_far(&mut self, entry: Entry<E>) {
         let t = entry.time().0 as u128;
         if self.heap.is_empty() && self.run.is_empty() && self.wheel.len() == 0 && self.overflow.is_empty() {
-            self.horizon = ((self.now.0 as u128) & !(wheel::WIDTH as u128 - 1)) + wheel::WIDTH as u128;
+            let width = self.wheel.width();
+            self.horizon = ((self.now.0 as u128) & !(width - 1)) + width;
             if t < self.horizon {
                 self.heap.push(entry);
                 return;
             }
         }
         if t - self.horizon < wheel::SPAN {
-            self.wheel.insert(wheel::slot_of(t), entry);
+            self.wheel.insert(self.wheel.slot_of(t as u64), entry);
         } else {
             self.overflow.push(entry);
         }
@@ -268,21 +289,24 @@ impl<E> Scheduler<E> {
     #[inline(never)]
     fn refill(&mut self) {
         debug_assert!(self.heap.is_empty());
+        if self.want_shift != self.wheel.shift() {
+            self.reshape();
+        }
+        let width = self.wheel.width();
         while self.run.is_empty() {
-            let from_wheel = (self.wheel.len() > 0).then(|| {
-                self.horizon + (self.wheel.distance_to_next(wheel::slot_of(self.horizon)) as u128) * wheel::WIDTH as u128
-            });
-            let from_overflow = self.overflow.peek().map(|e| (e.time().0 as u128) & !(wheel::WIDTH as u128 - 1));
+            let from_wheel = (self.wheel.len() > 0)
+                .then(|| self.horizon + (self.wheel.distance_to_next(self.wheel.slot_of(self.horizon as u64)) as u128) * width);
+            let from_overflow = self.overflow.peek().map(|e| (e.time().0 as u128) & !(width - 1));
             let start = match (from_wheel, from_overflow) {
                 (Some(a), Some(b)) => a.min(b),
                 (Some(a), None) | (None, Some(a)) => a,
                 (None, None) => return,
             };
-            let end = start + wheel::WIDTH as u128;
+            let end = start + width;
             // Every wheel entry lies within SPAN of the horizon, so this slot holds only entries
             // of the window starting at `start` (none if the window came from the overflow heap
             // beyond the span).
-            self.wheel.take_slot(wheel::slot_of(start), &mut self.run);
+            self.wheel.take_slot(self.wheel.slot_of(start as u64), &mut self.run);
             while self.overflow.peek().is_some_and(|e| (e.time().0 as u128) < end) {
                 let e = self.overflow.pop().expect("peeked");
                 self.run.push(e);
@@ -291,6 +315,55 @@ impl<E> Scheduler<E> {
             // slot's entries are not nearly sorted, +3% / +7% instructions on the dumbbells.)
             self.run.sort_unstable_by_key(|e| e.key);
             self.horizon = end;
+            self.note_window(self.run.len());
+        }
+    }
+
+    /// Counts a window of `entries` moved in and, every [`ADAPT_EVERY`] windows, decides the
+    /// width of the next ones from their mean: narrower when dense, wider when sparse.
+    ///
+    /// The width changes no result (every entry is ordered by its full key wherever it waits),
+    /// only the cost: a window's entries are sorted when it begins, so a wide window of dense
+    /// traffic sorts long runs (a 10-flow dumbbell: 52 entries per 2^20-ns window, the sort a
+    /// tenth of the run's instructions), while narrow windows of sparse traffic pay each
+    /// window's fixed cost for a few entries (a 10-Mb/s path: 2^18-ns windows cost it 5% more
+    /// instructions). No single width suits both (issue 19, docs/performance.md: "Wired kernel").
+    #[inline]
+    fn note_window(&mut self, entries: usize) {
+        self.windows += 1;
+        self.window_entries += entries as u64;
+        if self.windows == ADAPT_EVERY {
+            let shift = self.wheel.shift();
+            self.want_shift = if self.window_entries > DENSE * ADAPT_EVERY && shift > wheel::MIN_SHIFT {
+                shift - 1
+            } else if self.window_entries < SPARSE * ADAPT_EVERY && shift < wheel::MAX_SHIFT {
+                shift + 1
+            } else {
+                shift
+            };
+            self.windows = 0;
+            self.window_entries = 0;
+        }
+    }
+
+    /// Gives the wheel windows of 2^`want_shift` ns, at a refill (the run and the heap are
+    /// empty): the horizon moves back to the start of its new window (where it already is when
+    /// the windows narrow), and every wheel entry is filed again, in the overflow heap if it is
+    /// now a span or more beyond the horizon.
+    #[cold]
+    #[inline(never)]
+    fn reshape(&mut self) {
+        debug_assert!(self.run.is_empty() && self.heap.is_empty());
+        let mut entries = Vec::with_capacity(self.wheel.len());
+        self.wheel.reshape(self.want_shift, &mut entries);
+        self.horizon &= !(self.wheel.width() - 1);
+        for e in entries {
+            let t = e.time().0 as u128;
+            if t - self.horizon < wheel::SPAN {
+                self.wheel.insert(self.wheel.slot_of(t as u64), e);
+            } else {
+                self.overflow.push(e);
+            }
         }
     }
 
@@ -455,7 +528,7 @@ mod tests {
     /// it: the events scheduled before it go to the calendar, not all into the heap.
     #[test]
     fn a_far_first_event_keeps_the_window_at_the_clock() {
-        let width = wheel::WIDTH;
+        let width = 1 << wheel::MAX_SHIFT;
         let mut s = Scheduler::new();
         s.schedule_at(SimTime(3_000_000_000), 0u64);
         for i in 1..100 {
@@ -476,7 +549,7 @@ mod tests {
     /// keep insertion order either way.
     #[test]
     fn near_entries_join_the_run_or_the_heap() {
-        let width = wheel::WIDTH;
+        let width = 1 << wheel::MAX_SHIFT;
         let mut s = Scheduler::new();
         s.schedule_at(SimTime(0), 1000u64);
         // Twenty entries of the next window, filed in the wheel, become its sorted run.
@@ -565,7 +638,10 @@ mod tests {
     /// The new future-event list against a reference (one binary heap of `(time, seq)` keys, the
     /// kernel before issue 19) on random interleavings of schedules, pops and cancellations.
     mod same_order_as_one_heap {
-        use super::super::wheel::{SPAN, WIDTH};
+        use super::super::wheel::{MAX_SHIFT, MIN_SHIFT, SPAN};
+
+        /// The width of the windows a run starts with.
+        const WIDTH: u64 = 1 << MAX_SHIFT;
         use super::*;
         use proptest::prelude::*;
         use std::cell::Cell;
@@ -600,6 +676,8 @@ mod tests {
             /// operations rarely put more than a few entries in one window, and sorts switch
             /// algorithm above a small size).
             Burst(Vec<u64>),
+            /// Ask for windows of 2^`.0` ns from the next refill on (as the density rule does).
+            Reshape(u32),
         }
 
         /// Delays that hit every case: ties, the same window, window edges, the wheel's span and
@@ -628,6 +706,7 @@ mod tests {
                 3 => (0u8..4, delay()).prop_map(|(k, d)| Op::Arm(k, d)),
                 1 => (0u8..4).prop_map(Op::Disarm),
                 1 => burst(),
+                1 => (MIN_SHIFT..=MAX_SHIFT).prop_map(Op::Reshape),
             ]
         }
 
@@ -769,6 +848,7 @@ mod tests {
                             });
                         }
                         Op::Disarm(k) => p.timers[k as usize].cancel(),
+                        Op::Reshape(shift) => p.s.want_shift = shift,
                         Op::Burst(delays) => {
                             for d in delays {
                                 let id = p.cancelled.len() as u32;
@@ -785,6 +865,55 @@ mod tests {
                 prop_assert_eq!(p.s.pending(), 0);
                 prop_assert_eq!(p.s.executed(), p.r.seq.min(p.s.executed()));
             }
+        }
+
+        /// Dense windows narrow the wheel's windows step by step down to the narrowest, sparse
+        /// ones widen them back; events pop in order throughout, and entries pending across a
+        /// reshape (far timers, some beyond the span after it) keep theirs.
+        #[test]
+        fn window_width_follows_density() {
+            let mut s = Scheduler::new();
+            let mut want = vec![];
+            let mut id = 0u64;
+            let mut push = |s: &mut Scheduler<u64>, want: &mut Vec<(u64, u64)>, at: u64| {
+                s.schedule_at(SimTime(at), id);
+                want.push((at, id));
+                id += 1;
+            };
+            // Timers far ahead, across the span, pending through every reshape.
+            for k in 1..40u64 {
+                push(&mut s, &mut want, k * (SPAN as u64 / 16) + k);
+            }
+            let mut got = vec![];
+            let mut shifts = vec![];
+            // Dense: 80 events per 2^20 ns, each filed two or three windows ahead of the clock
+            // (80, 40, 20 and 10 per window at the four widths).
+            let dense_end = 64 * ADAPT_EVERY * WIDTH / 8;
+            let mut t = 0;
+            while t < dense_end {
+                // A spread offset within one window (Fibonacci hashing of the time).
+                push(&mut s, &mut want, t + 2 * WIDTH + (t.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MAX_SHIFT)));
+                t += WIDTH / 80;
+                while s.peek_time().is_some_and(|p| p.0 < t) {
+                    got.push((s.peek_time().unwrap().0, s.pop().unwrap()));
+                }
+                shifts.push(s.wheel.shift());
+            }
+            assert_eq!(*shifts.last().unwrap(), MIN_SHIFT, "dense windows narrowed to the narrowest");
+            assert!(shifts.windows(2).all(|w| w[1] + 1 >= w[0]), "one step at a time");
+            // Sparse: one event per 2^20 ns.
+            let sparse_end = t + 16 * ADAPT_EVERY * WIDTH;
+            while t < sparse_end {
+                push(&mut s, &mut want, t + 2 * WIDTH);
+                t += WIDTH;
+                while s.peek_time().is_some_and(|p| p.0 < t) {
+                    got.push((s.peek_time().unwrap().0, s.pop().unwrap()));
+                }
+            }
+            assert_eq!(s.wheel.shift(), MAX_SHIFT, "sparse windows widened back");
+            got.extend(std::iter::from_fn(|| s.pop().map(|e| (s.now().0, e))));
+            want.sort();
+            assert_eq!(got, want);
         }
 
         /// An event exactly one wheel span after the horizon shares its slot with the next

@@ -1,12 +1,13 @@
-//! The far part of the future-event list: a calendar of fixed-width time windows.
+//! The far part of the future-event list: a calendar of equal time windows.
 //!
 //! Entries due beyond the window the heap currently covers wait here, unsorted, in the slot of
-//! their window (a timing wheel of [`SLOTS`] windows of 2^[`SHIFT`] ns; Varghese & Lauck, "Hashed
-//! and hierarchical timing wheels", SOSP 1987; Brown, "Calendar queues", CACM 31(10), 1988). A
-//! slot is moved into the scheduler's current window as a whole when the simulation reaches its
-//! window, so the current window holds only its own events however many retransmission timers
-//! are pending. Order is never decided here: the scheduler orders every entry by its full (time,
-//! sequence) key once it arrives there.
+//! their window (a timing wheel spanning [`SPAN`] ns in windows of 2^[`MAX_SHIFT`] ns, or
+//! narrower ones down to 2^[`MIN_SHIFT`] ns when the scheduler asks for them; Varghese & Lauck,
+//! "Hashed and hierarchical timing wheels", SOSP 1987; Brown, "Calendar queues", CACM 31(10),
+//! 1988). A slot is moved into the scheduler's current window as a whole when the simulation
+//! reaches its window, so the current window holds only its own events however many
+//! retransmission timers are pending. Order is never decided here: the scheduler orders every
+//! entry by its full (time, sequence) key once it arrives there.
 //!
 //! Each non-empty slot holds a vector of entries in filing order, handed to the scheduler's run
 //! as a whole (the two exchange buffers) when its window begins. Empty buffers wait in a spare
@@ -20,40 +21,84 @@
 
 use super::Entry;
 
-/// log2 of the window width in nanoseconds: 2^20 ns = 1.048576 ms. Wider than the spacing of
-/// the events of a packet exchange (a frame, a wired hop), narrower than retransmission and
-/// application timers.
-pub(super) const SHIFT: u32 = 20;
-/// Window width in nanoseconds.
-pub(super) const WIDTH: u64 = 1 << SHIFT;
-/// Number of windows in the wheel (a power of two): the wheel spans 4096 x 1.048576 ms = 4.29 s,
-/// beyond which entries wait in the scheduler's overflow heap.
-pub(super) const SLOTS: usize = 4096;
-/// The span of the wheel in nanoseconds.
-pub(super) const SPAN: u128 = (SLOTS as u128) << SHIFT;
+/// log2 of the widest window in nanoseconds, the one every run starts with: 2^20 ns =
+/// 1.048576 ms. Wider than the spacing of the events of a packet exchange (a frame, a wired hop),
+/// narrower than retransmission and application timers.
+pub(super) const MAX_SHIFT: u32 = 20;
+/// log2 of the narrowest window (2^17 ns = 131 us) the scheduler narrows to when windows are
+/// dense (see the scheduler's `note_window`).
+pub(super) const MIN_SHIFT: u32 = 17;
+/// The span of the wheel in nanoseconds, whatever the window width: 2^32 ns = 4.29 s (4,096
+/// windows of 2^20 ns, 32,768 of 2^17 ns). Entries due later wait in the scheduler's overflow
+/// heap.
+pub(super) const SPAN: u128 = 1 << 32;
+/// The most slots the wheel has (at the narrowest windows).
+const MAX_SLOTS: usize = (SPAN >> MIN_SHIFT) as usize;
 
-const WORDS: usize = SLOTS / 64;
-
-/// The slot of the window holding time `t` (nanoseconds).
-#[inline]
-pub(super) fn slot_of(t: u128) -> usize {
-    ((t >> SHIFT) as usize) & (SLOTS - 1)
-}
-
-/// The wheel: [`SLOTS`] unsorted vectors of entries, one per window.
+/// The wheel: unsorted vectors of entries, one per window of its span.
 pub(super) struct Wheel<E> {
-    /// One vector per window; without capacity while the slot is empty.
+    /// One vector per window (`SPAN >> shift` of them); without capacity while the slot is empty.
     slots: Box<[Vec<Entry<E>>]>,
     /// Empty buffers with capacity, for the next slots that get entries.
     spare: Vec<Vec<Entry<E>>>,
-    occupied: [u64; WORDS],
+    /// One bit per slot: whether it holds entries (the first `slots.len() / 64` words).
+    occupied: [u64; MAX_SLOTS / 64],
     len: usize,
+    /// log2 of the window width in nanoseconds.
+    shift: u32,
+    /// `slots.len() - 1`.
+    mask: usize,
+    /// 2^`shift`.
+    width: u64,
 }
 
 impl<E> Wheel<E> {
-    /// An empty wheel (no slot has a buffer yet).
+    /// An empty wheel of windows of 2^[`MAX_SHIFT`] ns (no slot has a buffer yet).
     pub(super) fn new() -> Self {
-        Wheel { slots: (0..SLOTS).map(|_| Vec::new()).collect(), spare: Vec::new(), occupied: [0; WORDS], len: 0 }
+        let mut w = Wheel {
+            slots: Box::new([]),
+            spare: Vec::new(),
+            occupied: [0; MAX_SLOTS / 64],
+            len: 0,
+            shift: MAX_SHIFT,
+            mask: 0,
+            width: 0,
+        };
+        w.shape(MAX_SHIFT);
+        w
+    }
+
+    /// Gives the empty wheel windows of 2^`shift` ns (its slots and occupancy bitmap sized to
+    /// keep the span).
+    fn shape(&mut self, shift: u32) {
+        debug_assert!(self.len == 0 && (MIN_SHIFT..=MAX_SHIFT).contains(&shift));
+        let slots = (SPAN >> shift) as usize;
+        self.slots = (0..slots).map(|_| Vec::new()).collect();
+        self.occupied = [0; MAX_SLOTS / 64];
+        self.shift = shift;
+        self.mask = slots - 1;
+        self.width = 1 << shift;
+    }
+
+    /// log2 of the window width in nanoseconds.
+    #[inline]
+    pub(super) fn shift(&self) -> u32 {
+        self.shift
+    }
+
+    /// The window width in nanoseconds.
+    #[inline]
+    pub(super) fn width(&self) -> u128 {
+        self.width as u128
+    }
+
+    /// The slot of the window holding time `t` (nanoseconds). It depends on bits `shift..32` of
+    /// `t` only (the span is 2^32 ns), so a `u128` time truncated to its low 64 bits has the
+    /// same slot: the callers pass `t as u64` (a 64-bit shift by a variable amount is a single
+    /// instruction, a 128-bit one is not).
+    #[inline]
+    pub(super) fn slot_of(&self, t: u64) -> usize {
+        ((t >> self.shift) as usize) & self.mask
     }
 
     /// Number of entries waiting.
@@ -72,7 +117,7 @@ impl<E> Wheel<E> {
             *v = buffer;
         }
         v.push(entry);
-        self.occupied[slot / 64] |= 1 << (slot % 64);
+        self.occupied[(slot % MAX_SLOTS) / 64] |= 1 << (slot % 64);
         self.len += 1;
     }
 
@@ -88,25 +133,38 @@ impl<E> Wheel<E> {
             self.spare.push(empty);
         }
         out.reverse();
-        self.occupied[slot / 64] &= !(1 << (slot % 64));
+        self.occupied[(slot % MAX_SLOTS) / 64] &= !(1 << (slot % 64));
     }
 
-    /// How many windows after `from` (0..SLOTS, cyclically) the first non-empty slot is. The
-    /// wheel must not be empty.
+    /// Empties the wheel into `out` and gives it windows of 2^`shift` ns; the caller files the
+    /// entries again. The slots' buffers become spare ones.
+    pub(super) fn reshape(&mut self, shift: u32, out: &mut Vec<Entry<E>>) {
+        for v in self.slots.iter_mut().filter(|v| v.capacity() > 0) {
+            out.append(v);
+            self.spare.push(std::mem::take(v));
+        }
+        self.len = 0;
+        self.shape(shift);
+    }
+
+    /// How many windows after `from` (cyclically) the first non-empty slot is. The wheel must not
+    /// be empty.
     pub(super) fn distance_to_next(&self, from: usize) -> usize {
         debug_assert!(self.len > 0);
+        let (slots, words) = (self.mask + 1, (self.mask + 1) / 64);
         let (w0, b0) = (from / 64, from % 64);
-        let first = self.occupied[w0] & (!0u64 << b0);
+        let first = self.occupied[w0 % (MAX_SLOTS / 64)] & (!0u64 << b0);
         if first != 0 {
             return w0 * 64 + first.trailing_zeros() as usize - from;
         }
-        for k in 1..=WORDS {
-            let w = (w0 + k) % WORDS;
+        for k in 1..=words {
+            let w = (w0 + k) & (words - 1);
             // Back at the first word: only the bits before `from` are left to look at.
-            let bits = if k == WORDS { self.occupied[w] & ((1u64 << b0) - 1) } else { self.occupied[w] };
+            let word = self.occupied[w % (MAX_SLOTS / 64)];
+            let bits = if k == words { word & ((1u64 << b0) - 1) } else { word };
             if bits != 0 {
                 let slot = w * 64 + bits.trailing_zeros() as usize;
-                return (slot + SLOTS - from) % SLOTS;
+                return (slot + slots - from) & self.mask;
             }
         }
         unreachable!("a wheel with entries has an occupied slot")
@@ -121,6 +179,8 @@ mod tests {
     fn e(t: u64, seq: u64) -> Entry<u64> {
         Entry::new(SimTime(t), seq, seq)
     }
+
+    const SLOTS: usize = (SPAN >> MAX_SHIFT) as usize;
 
     #[test]
     fn distance_wraps_around_and_skips_empty_slots() {
@@ -159,7 +219,8 @@ mod tests {
         assert_eq!(w.slots[9].capacity(), 64, "the next slot to get an entry took the spare buffer and did not grow");
         assert!(w.spare.is_empty());
         assert_eq!(w.len(), 64);
-        assert_eq!(slot_of(7 * WIDTH as u128 + 5), 7);
-        assert_eq!(slot_of(SPAN + 7 * WIDTH as u128), 7);
+        let width = w.width();
+        assert_eq!(w.slot_of((7 * width + 5) as u64), 7);
+        assert_eq!(w.slot_of((SPAN + 7 * width) as u64), 7);
     }
 }
