@@ -41,7 +41,9 @@ pub(super) struct Wheel<E> {
     slots: Box<[Vec<Entry<E>>]>,
     /// Empty buffers with capacity, for the next slots that get entries.
     spare: Vec<Vec<Entry<E>>>,
-    /// One bit per slot: whether it holds entries (the first `slots.len() / 64` words).
+    /// One bit per slot: whether it holds entries (the first `slots.len() / 64` words). Sized for
+    /// the most slots and indexed with `% MAX_SLOTS`, a no-op on a valid slot that lets the
+    /// compiler drop the bounds check (as it could when the width was a constant).
     occupied: [u64; MAX_SLOTS / 64],
     len: usize,
     /// log2 of the window width in nanoseconds.
@@ -198,6 +200,26 @@ mod tests {
         assert_eq!(w.distance_to_next(6), SLOTS - 1);
         assert_eq!(w.distance_to_next(70), SLOTS - 65);
         assert_eq!(w.len(), 1);
+    }
+
+    /// Reshaping hands every entry back (in any order), leaves the wheel empty with the new
+    /// width's slots, and keeps the buffers as spare ones.
+    #[test]
+    fn reshape_returns_every_entry_and_keeps_the_buffers() {
+        let mut w = Wheel::new();
+        for i in 0..10u64 {
+            let t = i * (SPAN as u64 / 10);
+            w.insert(w.slot_of(t), Entry::new(SimTime(t), i, i));
+        }
+        let mut out = vec![];
+        w.reshape(MIN_SHIFT, &mut out);
+        let mut got: Vec<u64> = out.iter().map(|x| x.seq()).collect();
+        got.sort();
+        assert_eq!(got, (0..10).collect::<Vec<_>>());
+        assert_eq!((w.len(), w.shift(), w.slots.len(), w.width()), (0, MIN_SHIFT, MAX_SLOTS, 1 << MIN_SHIFT));
+        assert!(w.occupied.iter().all(|&b| b == 0));
+        assert_eq!(w.spare.len(), 10, "each slot's buffer is spare");
+        assert_eq!(w.slot_of((SPAN + 5 * w.width() + 1) as u64), 5);
     }
 
     #[test]
