@@ -12,6 +12,9 @@ use std::path::Path;
 use std::time::Instant;
 
 fn main() {
+    // The heap as `airtcp-sim` sets it up, so that the event loop's memory costs what it costs
+    // there (huge pages where the system allows them; `AIRTCP_HUGE_PAGES=0` turns it off).
+    airtcp_core::memory::prefer_huge_pages();
     let args: Vec<String> = std::env::args().collect();
     let Some(path) = args.get(1) else {
         eprintln!("usage: phases SCENARIO.toml [REPEATS]");
