@@ -66,11 +66,14 @@ matrix-quick: build
 # dynamic loader, no relocations at start-up, about 1 ms less per process (docs/performance.md,
 # "Start-up of the command-line simulator"). If that link fails (no static libc), a dynamically
 # linked one is built instead; results are the same bits either way.
-STATIC_SIM := -C target-feature=+crt-static -C relocation-model=static
+# The static binary keeps its relocations (--emit-relocs) so that llvm-bolt can then lay its code
+# out from a measured profile (bench/pgo/bolt.sh: same results, when bolt-19 is installed).
+STATIC_SIM := -C target-feature=+crt-static -C relocation-model=static -C link-arg=-Wl,--emit-relocs
 sim:
 	flags="$$(bench/pgo/profile.sh)"; \
 	if rustc -vV | grep -q '^host: .*-linux-gnu$$' \
-		&& RUSTFLAGS="$$flags" cargo rustc --profile dist -p airtcp-cli --bin airtcp-sim -- $(STATIC_SIM); then :; \
+		&& RUSTFLAGS="$$flags" cargo rustc --profile dist -p airtcp-cli --bin airtcp-sim -- $(STATIC_SIM); then \
+		bench/pgo/bolt.sh target/dist/airtcp-sim; \
 	else \
 		echo "airtcp-sim: building a dynamically linked binary (same results, slower start-up)" >&2; \
 		RUSTFLAGS="$$flags" cargo rustc --profile dist -p airtcp-cli --bin airtcp-sim; \
