@@ -8,6 +8,8 @@
 # Both are idempotent: a second run only rebuilds what changed.
 
 PYTHON ?= python3
+# Linker flag (GNU ld and lld, Linux) keeping the relocations that llvm-bolt needs to move code.
+KEEP_RELOCS := -C link-arg=-Wl,--emit-relocs
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.deps-installed
@@ -30,10 +32,14 @@ $(STAMP): pyproject.toml
 
 # Builds the Rust extension (profile `dist`: release + fat LTO, see Cargo.toml) and installs the
 # package (with dev extras) in .venv. Profile-guided when an llvm-profdata of LLVM 19+ is there
-# (bench/pgo/profile.sh trains it once per source change; same results either way).
+# (bench/pgo/profile.sh trains it once per source change), and on Linux its code then laid out by
+# llvm-bolt when bolt-19 is there (bench/pgo/bolt.sh; it keeps its relocations for that); same
+# results either way.
 build: $(STAMP)
 	flags="$$(bench/pgo/profile.sh)"; \
-	RUSTFLAGS="$$flags" VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --profile dist --extras dev --quiet
+	[ "$$(uname -s)" = Linux ] && flags="$$flags $(KEEP_RELOCS)"; \
+	RUSTFLAGS="$$flags" VIRTUAL_ENV=$(abspath $(VENV)) $(BIN)/maturin develop --profile dist --extras dev --quiet \
+		&& if [ "$$(uname -s)" = Linux ]; then bench/pgo/bolt.sh extension python/airtcp/_core.abi3.so $(BIN)/python; fi
 
 lint: $(STAMP)
 	cargo fmt --all --check
@@ -68,12 +74,12 @@ matrix-quick: build
 # linked one is built instead; results are the same bits either way.
 # The static binary keeps its relocations (--emit-relocs) so that llvm-bolt can then lay its code
 # out from a measured profile (bench/pgo/bolt.sh: same results, when bolt-19 is installed).
-STATIC_SIM := -C target-feature=+crt-static -C relocation-model=static -C link-arg=-Wl,--emit-relocs
+STATIC_SIM := -C target-feature=+crt-static -C relocation-model=static $(KEEP_RELOCS)
 sim:
 	flags="$$(bench/pgo/profile.sh)"; \
 	if rustc -vV | grep -q '^host: .*-linux-gnu$$' \
 		&& RUSTFLAGS="$$flags" cargo rustc --profile dist -p airtcp-cli --bin airtcp-sim -- $(STATIC_SIM); then \
-		bench/pgo/bolt.sh target/dist/airtcp-sim; \
+		bench/pgo/bolt.sh sim target/dist/airtcp-sim; \
 	else \
 		echo "airtcp-sim: building a dynamically linked binary (same results, slower start-up)" >&2; \
 		RUSTFLAGS="$$flags" cargo rustc --profile dist -p airtcp-cli --bin airtcp-sim; \

@@ -1,8 +1,8 @@
 """The command-line simulator that `make sim` builds (target/dist/airtcp-sim: profile-guided,
 static, its code laid out by llvm-bolt when bolt-19 is installed) gives the `release` build's
-results byte for byte, and its code-layout step (bench/pgo/bolt.sh) is optional: without
-llvm-bolt, when asked not to, or on a binary it cannot rewrite, it says why on stderr and leaves
-the binary as it is."""
+results byte for byte, and the code-layout step (bench/pgo/bolt.sh, also run on the Python
+extension by `make build`) is optional: without llvm-bolt, when asked not to, or on a file it
+cannot rewrite, it says why on stderr and leaves the file as it is."""
 
 import os
 import re
@@ -21,7 +21,9 @@ RELEASE = ROOT / "target" / "release" / "airtcp-sim"
 
 def bolt(binary, env_extra):
     env = {**os.environ, **env_extra}
-    return subprocess.run(["bash", str(SCRIPT), str(binary)], capture_output=True, text=True, env=env, timeout=300)
+    return subprocess.run(
+        ["bash", str(SCRIPT), "sim", str(binary)], capture_output=True, text=True, env=env, timeout=300
+    )
 
 
 def copy_of(binary, tmp_path):
@@ -38,8 +40,14 @@ def test_off_when_asked(tmp_path):
     before = sim.read_bytes()
     p = bolt(sim, {"AIRTCP_BOLT": "0"})
     assert (p.returncode, p.stdout) == (0, "")
-    assert "code layout (BOLT) off: AIRTCP_BOLT=0" in p.stderr
+    assert f"code layout (BOLT) off for {sim}: AIRTCP_BOLT=0" in p.stderr
     assert sim.read_bytes() == before
+
+
+def test_usage():
+    p = subprocess.run(["bash", str(SCRIPT), "extension", "x.so"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2
+    assert "usage: bench/pgo/bolt.sh sim BINARY | extension LIBRARY PYTHON" in p.stderr
 
 
 def test_off_without_llvm_bolt(tmp_path):
