@@ -20,8 +20,9 @@
 # this script, the training set and llvm-bolt's version, so an unchanged build is not trained
 # again):
 #   1. llvm-bolt -instrument: a copy that counts its branches;
-#   2. training on the scaling generator's points (bench/scaling/gen.py) and, for the extension,
-#      also the repository's scenarios and the studies' grid points (bench/pgo/studies/): the
+#   2. training on the scaling generator's points (bench/scaling/gen.py; for the extension those
+#      of bench/pgo/points.sh, the repository's scenarios and the studies' grid points
+#      (bench/pgo/studies/), the profile-guided build's training set): the
 #      extension writes its counts when Python exits; a static binary cannot write them at
 #      exit (BOLT's limitation), so the simulator's counts are written every second and its
 #      training runs each last over a second;
@@ -77,7 +78,7 @@ key=$( {
     echo "$MODE"
     sha256sum <"$FILE"
     "$bolt" --version 2>&1
-    cat bench/pgo/bolt.sh bench/scaling/gen.py
+    cat bench/pgo/bolt.sh bench/pgo/points.sh bench/scaling/gen.py
     [ "$MODE" = extension ] && find scenarios bench/pgo/studies -name '*.toml' | LC_ALL=C sort | xargs cat
 } | sha256sum | cut -d' ' -f1)
 OUT="$WORK/$(basename "$FILE").${key:0:16}"
@@ -127,15 +128,7 @@ else
     mkdir -p "$WORK/pkg"
     cp -r "$pkg" "$WORK/pkg/" && cp "$WORK/instrumented.so" "$WORK/pkg/$(basename "$pkg")/$(basename "$FILE")" \
         || off "could not set up the training package"
-    gen dumbbell 1 10 >"$WORK/train/dumbbell1.toml"
-    gen dumbbell 10 5 >"$WORK/train/dumbbell10.toml"
-    gen dumbbell 1000 3 >"$WORK/train/dumbbell1000.toml"
-    gen chain 2 60 >"$WORK/train/chain2.toml"
-    gen chain 8 60 >"$WORK/train/chain8.toml"
-    gen cell 1 10 >"$WORK/train/cell1.toml"
-    gen cell 50 5 >"$WORK/train/cell50.toml"
-    gen cell 400 5 >"$WORK/train/cell400.toml"
-    gen mesh 16 20 >"$WORK/train/mesh16.toml"
+    bench/pgo/points.sh "$WORK/train" || off "the training points could not be written"
     PYTHONPATH="$WORK/pkg" "$PY" - "$WORK"/train/*.toml scenarios/*.toml bench/pgo/studies/*.toml <<'EOF' \
         || off "the training runs failed"
 import sys

@@ -55,7 +55,7 @@ done
 key=$( {
     rustc -vV
     "$profdata" --version
-    cat Cargo.lock Cargo.toml crates/*/Cargo.toml bench/scaling/gen.py bench/pgo/profile.sh
+    cat Cargo.lock Cargo.toml crates/*/Cargo.toml bench/scaling/gen.py bench/pgo/profile.sh bench/pgo/points.sh
     find crates/airtcp-core/src crates/airtcp-cli/src bench/pgo/studies scenarios bench/wifi bench/scenarios \
         -type f \( -name '*.rs' -o -name '*.toml' \) | LC_ALL=C sort | xargs cat
 } | sha256sum | cut -d' ' -f1)
@@ -73,16 +73,7 @@ RUSTFLAGS="-Cprofile-generate=$PGO/raw" cargo build --quiet --profile dist -p ai
     --target-dir "$ROOT/target/pgo-gen" >&2 || off "the instrumented build failed"
 rm -rf "$PGO/raw" && mkdir -p "$PGO/raw"   # build scripts ran instrumented too: not training data
 
-gen() { python3 bench/scaling/gen.py "$@"; }
-gen dumbbell 1 10 >"$PGO/train/dumbbell1.toml"
-gen dumbbell 10 5 >"$PGO/train/dumbbell10.toml"
-gen dumbbell 1000 3 >"$PGO/train/dumbbell1000.toml"
-gen chain 2 60 >"$PGO/train/chain2.toml"
-gen chain 8 60 >"$PGO/train/chain8.toml"
-gen cell 1 10 >"$PGO/train/cell1.toml"
-gen cell 50 5 >"$PGO/train/cell50.toml"
-gen cell 400 5 >"$PGO/train/cell400.toml"
-gen mesh 16 20 >"$PGO/train/mesh16.toml"
+bench/pgo/points.sh "$PGO/train" || off "the training points could not be written"
 sim="$ROOT/target/pgo-gen/dist/airtcp-sim"
 failed=0
 for scenario in "$PGO"/train/*.toml scenarios/*.toml bench/wifi/*.toml bench/scenarios/*.toml bench/pgo/studies/*.toml; do
