@@ -67,6 +67,8 @@ for candidate in "${candidates[@]}"; do
 done
 [ -n "$bolt" ] || off "no llvm-bolt found (${AIRTCP_LLVM_BOLT:-llvm-bolt, llvm-bolt-16 to -30}; Debian: apt-get install bolt-19)"
 
+command -v readelf >/dev/null 2>&1 || off "no readelf (binutils) to read its sections"
+
 # A file BOLT already rewrote (an unchanged build run again) is left alone.
 if readelf -S "$FILE" 2>/dev/null | grep -q '\.note\.bolt_info'; then
     echo "code layout (BOLT): $FILE is already laid out" >&2
