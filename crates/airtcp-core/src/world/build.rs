@@ -38,7 +38,7 @@ fn build_channel(link: &LinkConfig, dir: usize, cfg: &DirConfig, nodes: &[String
         ns_per_byte: crate::net::link::ns_per_byte(link.rate_bps),
         delay: link.delay,
         queue: Queue::new(cfg.queue.limit, red, cfg.record_queue),
-        loss: cfg.loss.as_ref().map(|m| LossProcess::new(m, stream("loss"))),
+        loss: cfg.loss.as_ref().map(|m| Box::new(LossProcess::new(m, stream("loss")))),
         busy: false,
         counters: ChannelCounters::default(),
         ll: link.link_layer.map(|c| Box::new(crate::fec::link::engine::LinkLayer::new(c, link.rate_bps))),

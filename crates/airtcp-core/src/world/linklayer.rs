@@ -21,7 +21,7 @@ impl World {
         let ll = c.ll.as_mut().expect("a link-layer channel");
         let next =
             if !ll.has_ready() && ll.may_start_new() { c.queue.dequeue(now).map(|id| (id, self.packets[id].size)) } else { None };
-        match ll.start(now, next, c.loss.as_mut()) {
+        match ll.start(now, next, c.loss.as_deref_mut()) {
             Some(tx) => {
                 c.busy = true;
                 c.counters.busy_time += tx.duration;
