@@ -16,8 +16,8 @@ use crate::time::SimTime;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ChannelId(pub u32);
 
-/// Counters of one link direction. The five a delivered packet updates come first, so that
-/// they share one cache line with the end of the queue's state (see [`Channel`]); the results
+/// Counters of one link direction. The five a packet's hop updates come first, so that they
+/// share one cache line with the end of the queue's state (see [`Channel`]); the results
 /// list them in their usual order (the `Serialize` below).
 #[derive(Clone, Debug, Default, PartialEq)]
 #[repr(C)]
@@ -60,7 +60,7 @@ impl serde::Serialize for ChannelCounters {
 /// line-aligned value, the rarely used parts (the loss process, RED, the link layer) are boxed
 /// behind a pointer that is only tested, and the names come last. With 10,000 flows a
 /// dumbbell's channels are far larger than the caches, and before this layout a packet's hop
-/// touched six or more lines of a channel, each a miss to memory.
+/// touched five or six lines of a channel, each a miss to memory (docs/performance.md).
 #[repr(C, align(64))]
 pub struct Channel {
     /// Whether a packet is being serialised.
