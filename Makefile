@@ -44,6 +44,7 @@ build: $(STAMP)
 lint: $(STAMP)
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --release -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 	$(BIN)/ruff check python tests bench
 	$(BIN)/ruff format --check python tests bench
 

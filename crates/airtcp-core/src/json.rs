@@ -9,9 +9,9 @@
 //! of a worker's time per 1-s run); `json.loads` of its bytes gives exactly the objects of the
 //! conversion (`tests/test_result_json.py`).
 //!
-//! How: `serde_json` writes every number and structure; [`NonFinite`] wraps its serializer (and
+//! How: `serde_json` writes every number and structure; `NonFinite` wraps its serializer (and
 //! every nested one), and for a non-finite float it notes the token to write and lets
-//! `serde_json` write its `null`, which [`Formatter`] then replaces by the token. `f32` values are
+//! `serde_json` write its `null`, which `Formatter` then replaces by the token. `f32` values are
 //! written as the `f64` they convert to, as Python's conversion does.
 
 use serde::ser::{self, Serialize, Serializer};

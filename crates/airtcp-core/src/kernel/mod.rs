@@ -7,7 +7,7 @@
 //! The future-event list is two-level: a binary heap holds the events of the current time window
 //! (2^20 ns, about 1 ms, narrowed down to 2^17 ns while the traffic is dense:
 //! `Scheduler::note_window`) and everything earlier; later events wait unsorted in a calendar of
-//! windows ([`wheel`]) and move into the heap when the simulation reaches their window. The heap
+//! windows (`wheel`) and move into the heap when the simulation reaches their window. The heap
 //! orders every entry by its full (time, sequence) key, so events pop in exactly the order of a
 //! single heap (a property test checks it against one), while the heap stays as small as the
 //! events of one window however many far timers are pending (issue 19: with 10,000 TCP flows a
@@ -111,7 +111,7 @@ const SPARSE: u64 = 4;
 ///
 /// The current window's entries are in two places: those moved in from the wheel (or the
 /// overflow heap) when the window began wait in `run`, sorted once, and so do those scheduled
-/// into the window later that are due before all but at most [`NEAR_SCAN`] of the run's
+/// into the window later that are due before all but at most `NEAR_SCAN` of the run's
 /// entries (inserted in their place); the others wait in `heap`. A pop takes the earlier of the
 /// two tops. (Issue 19: on a small wired run most events come from the wheel, a propagation
 /// delay ahead, and most of the rest are transmission ends due before them, so most pops are a
@@ -120,7 +120,7 @@ const SPARSE: u64 = 4;
 ///
 /// Invariant: every entry in `run` and `heap` is due before `horizon` (the end of the window they
 /// cover), every entry in `wheel` and `overflow` at or after it, entries in `wheel` less than
-/// [`wheel::SPAN`] after it. So, unless both are empty, the earlier of their tops is the
+/// `wheel::SPAN` after it. So, unless both are empty, the earlier of their tops is the
 /// earliest pending event; when both are, the next window is moved in (`refill`) at the next
 /// pop, not at the pop that emptied them: the event being executed then schedules its followers
 /// into the window that is still current (before, the horizon had already jumped to the next

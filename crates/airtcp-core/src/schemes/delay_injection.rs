@@ -27,8 +27,8 @@
 //! ```
 //!
 //! Every choice the thesis leaves open is a parameter (defaults in brackets; see
-//! `docs/models/schemes-fotiadis.md`): the gains `alpha` [1/8], `beta` [1/4], `k` [4] of the spike
-//! threshold; `decay_packets` [5]; the state `scope` [`per_flow`: each connection has its own
+//! `docs/models/schemes-fotiadis.md`): the gains `alpha` [1/8], `beta` [1/4], `k` \[4\] of the spike
+//! threshold; `decay_packets` \[5\]; the state `scope` [`per_flow`: each connection has its own
 //! estimator, as each sender has its own RTO; `shared`: one for the AP]; a spike inside a hold
 //! window (`spike_in_hold` [`fifo`: it joins the window, keeping ACK order; `bypass`: it is sent
 //! at once]); whether the spike ACK also decrements `D` (`decrement_on_spike` [false, the prose:

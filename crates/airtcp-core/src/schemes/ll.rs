@@ -4,7 +4,7 @@
 //! It caches the segments it forwards to the mobile host and retransmits one locally, at the
 //! tail of the link's queue, on a duplicate ACK for it or on a local timer (the hop's smoothed
 //! round-trip time, 200 ms minimum). It is "equivalent to the snoop agent without duplicate-ACK
-//! suppression and in-order delivery" [B97]: every ACK and every segment from the fixed host
+//! suppression and in-order delivery" \[B97\]: every ACK and every segment from the fixed host
 //! passes, so the duplicate ACKs of a hop loss still reach the sender, which fast-retransmits
 //! the segment the base station has already retransmitted. With `smart = true` (LL-SMART) it
 //! reads the SMART option of the mobile's ACKs (Keshav & Morgan 1997) and retransmits every

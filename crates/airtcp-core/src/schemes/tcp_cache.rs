@@ -5,15 +5,15 @@
 //! out-of-order and already-acknowledged data from the fixed host.
 //!
 //! Sources:
-//! - [B95] H. Balakrishnan, S. Seshan, E. Amir, R. H. Katz, "Improving TCP/IP performance over
+//! - \[B95\] H. Balakrishnan, S. Seshan, E. Amir, R. H. Katz, "Improving TCP/IP performance over
 //!   wireless networks", MobiCom 1995, section 3 (the Snoop module: `snoop_data()` and
 //!   `snoop_ack()`).
-//! - [B97] H. Balakrishnan, V. N. Padmanabhan, S. Seshan, R. H. Katz, "A comparison of mechanisms
+//! - \[B97\] H. Balakrishnan, V. N. Padmanabhan, S. Seshan, R. H. Katz, "A comparison of mechanisms
 //!   for improving TCP performance over wireless links", IEEE/ACM ToN 5(6), 1997, section III-A:
 //!   LL is "equivalent to the snoop agent without duplicate-ACK suppression and in-order
 //!   delivery", retransmitting on a timer from the smoothed round-trip time of the link (200 ms
 //!   minimum) and on duplicate ACKs; LL-SMART and LL-SMART-TCP-aware use SMART acknowledgements.
-//! - [KM97] S. Keshav, S. P. Morgan, "SMART retransmission: performance with overload and random
+//! - \[KM97\] S. Keshav, S. P. Morgan, "SMART retransmission: performance with overload and random
 //!   losses", INFOCOM 1997: each ACK carries the cumulative ACK and the sequence number of the
 //!   packet that caused it.
 //!
@@ -28,14 +28,14 @@ use crate::time::SimTime;
 use serde::Deserialize;
 use std::collections::VecDeque;
 
-/// What distinguishes the four link-layer schemes of [B97] Table 1.
+/// What distinguishes the four link-layer schemes of \[B97\] Table 1.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Rules {
-    /// TCP-aware ([B95] Snoop): suppress the duplicate ACKs that a local retransmission covers,
+    /// TCP-aware (\[B95\] Snoop): suppress the duplicate ACKs that a local retransmission covers,
     /// drop stale ACKs, and answer already-acknowledged data from the fixed host with the last
-    /// ACK instead of forwarding it. Off: LL ([B97]), which passes every ACK and every segment.
+    /// ACK instead of forwarding it. Off: LL (\[B97\]), which passes every ACK and every segment.
     pub tcp_aware: bool,
-    /// Use the SMART option of the mobile's ACKs ([KM97]) to retransmit every segment the
+    /// Use the SMART option of the mobile's ACKs (\[KM97\]) to retransmit every segment the
     /// mobile is known to have missed, not only the one at the cumulative ACK.
     pub smart: bool,
 }
@@ -45,7 +45,7 @@ pub struct Rules {
 pub struct Params {
     /// Use SMART acknowledgements (the mobile's TCP must send them: `smart_acks = true`).
     pub smart: bool,
-    /// Lower bound of the local retransmission timeout ([B97]: 200 ms).
+    /// Lower bound of the local retransmission timeout (\[B97\]: 200 ms).
     pub min_rto: SimTime,
     /// Local timeout before the first round-trip sample (choice: 1 s, RFC 6298's initial RTO).
     pub initial_rto: SimTime,
@@ -53,7 +53,7 @@ pub struct Params {
     pub max_backoff: u32,
     /// Put a local retransmission at the head of the interface queue (`retransmit_at =
     /// "head"`) rather than at its tail (`"tail"`, the default). Choice: in the BSD/OS
-    /// implementations of [B97] a retransmission re-enters the interface's output path behind
+    /// implementations of \[B97\] a retransmission re-enters the interface's output path behind
     /// the packets already queued, which is why "enough packets are typically in transit to
     /// create more than 3 duplicate acknowledgments" with LL (section IV-A).
     pub at_head: bool,
@@ -197,7 +197,7 @@ pub struct Stats {
     pub local_timeouts: u64,
     /// Distinct segments retransmitted locally.
     pub segments_recovered_locally: u64,
-    /// Segments retransmitted both locally and, later, by the fixed host (LL's waste, [B97]).
+    /// Segments retransmitted both locally and, later, by the fixed host (LL's waste, \[B97\]).
     pub retransmitted_by_both: u64,
     /// Data segments from the fixed host below the highest byte already forwarded.
     pub sender_retransmissions: u64,

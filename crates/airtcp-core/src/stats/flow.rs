@@ -2,7 +2,7 @@
 //!
 //! Definitions (documented in `docs/models/statistics.md`):
 //! - delay of a packet = receive time - creation time at the source transport;
-//! - jitter = mean of |d[i+1] - d[i]| over consecutively *received* packets (the definition used by
+//! - jitter = mean of `|d[i+1] - d[i]|` over consecutively *received* packets (the definition used by
 //!   Afrakhteh 2005; RFC 3550's smoothed interarrival jitter is a different quantity);
 //! - 95th-percentile delay (only for the flows `[outputs] delay_percentiles` selects: the other
 //!   flows keep no histogram and pay one branch per received packet) = the nearest-rank 95th
@@ -160,7 +160,7 @@ pub struct FlowReport {
     pub mean_delay_s: f64,
     /// Largest one-way delay in seconds.
     pub max_delay_s: f64,
-    /// Mean |d[i+1] - d[i]| in seconds (NaN with fewer than two packets).
+    /// Mean `|d[i+1] - d[i]|` in seconds (NaN with fewer than two packets).
     pub jitter_s: f64,
     /// First reception, seconds (NaN if none).
     pub first_rx_s: f64,

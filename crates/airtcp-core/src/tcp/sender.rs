@@ -153,7 +153,7 @@ impl Core {
 
     /// FlightSize for a loss response: [`Core::flight_size`] without the segments limited
     /// transmit sent during the current run of duplicate ACKs. RFC 5681 section 3.2 step 2:
-    /// "When [RFC3042] is in use, additional data sent in limited transmit MUST NOT be included
+    /// "When \[RFC3042\] is in use, additional data sent in limited transmit MUST NOT be included
     /// in this calculation" (of ssthresh, eq. 4). Equal to `flight_size()` outside a run of
     /// duplicate ACKs and after a timeout.
     #[inline]

@@ -1,9 +1,9 @@
 //! The world: every component of one run, the event loop and the dispatch of events.
 //!
 //! Components are plain data with methods that do not know about each other; the world moves
-//! packets between them. Handlers live in submodules by concern: [`net`] (forwarding and wired
-//! links), [`flows`] (applications and UDP agents), [`tcp`] (TCP agents, their timers and the
-//! ground-truth bookkeeping), [`build`] (construction from a validated [`Config`]) and [`report`]
+//! packets between them. Handlers live in submodules by concern: `net` (forwarding and wired
+//! links), `flows` (applications and UDP agents), `tcp` (TCP agents, their timers and the
+//! ground-truth bookkeeping), `build` (construction from a validated [`Config`]) and `report`
 //! (the results of a run).
 
 mod aodv;

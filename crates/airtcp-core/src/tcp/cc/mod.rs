@@ -3,7 +3,7 @@
 //! Every algorithm is one file implementing [`CongestionControl`] (the per-event hooks, with RFC
 //! 5681 behaviour as the defaults) and [`CcAlgorithm`] (its name, its parameters struct, how it
 //! reads and checks those parameters, which loss recovery it pairs with by default). The
-//! [`congestion_controls!`] list below turns the files into [`AnyCc`], the controller a sender
+//! `congestion_controls!` list below turns the files into [`AnyCc`], the controller a sender
 //! holds, and [`CcParams`], its configuration; [`AnyCc`] implements the trait by a `match` per hook
 //! (static dispatch: no trait object on the per-ACK path, as smoltcp's `AnyController`).
 //!

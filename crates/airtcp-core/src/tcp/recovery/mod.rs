@@ -3,7 +3,7 @@
 //!
 //! Every algorithm is one file implementing [`LossRecovery`] (the hooks, with defaults: no
 //! recovery state, plain window-limited sending, today's ELN/ERSN response) and
-//! [`RecoveryAlgorithm`] (its name and what it requires). The [`loss_recoveries!`] list below turns
+//! [`RecoveryAlgorithm`] (its name and what it requires). The `loss_recoveries!` list below turns
 //! the files into [`AnyRecovery`] (static dispatch, no trait object on the per-ACK path) and
 //! [`RecoveryKind`] (the configuration value). A new scheme (ESACK from Yun 2009, LT-TCP's
 //! ECN-only response) is a new file and one line in the list, using the engine state ([`Core`])

@@ -179,8 +179,8 @@ impl AirLog {
         AirLog::with(channel, params, AirLog::wanted(channel))
     }
 
-    /// Whether the log pays for `channel`: from [`MIN_LOG_STATIONS`] to [`MAX_LOG_STATIONS`]
-    /// radios, with at least [`MIN_LOG_LISTENERS`] listeners per transmitter on average (a
+    /// Whether the log pays for `channel`: from `MIN_LOG_STATIONS` to `MAX_LOG_STATIONS`
+    /// radios, with at least `MIN_LOG_LISTENERS` listeners per transmitter on average (a
     /// linear pass over the neighbour lists).
     pub fn wanted(channel: &Channel) -> bool {
         let n = channel.lists.len();
@@ -189,7 +189,7 @@ impl AirLog {
     }
 
     /// The log for `channel`, in use or not as `on` says (`on` is ignored above
-    /// [`MAX_LOG_STATIONS`] radios; results are the same either way, only the cost differs).
+    /// `MAX_LOG_STATIONS` radios; results are the same either way, only the cost differs).
     pub fn with(channel: &Channel, params: &WifiParams, on: bool) -> AirLog {
         let n = channel.lists.len();
         // (A delay beyond 4.29 s, 1.3 million km, does not fit the packed table: no log then.)
