@@ -179,8 +179,11 @@ def main():
             line += " | " + " | ".join(f"{b[c]:.2f}" for c in cols) + f" | {ratios}"
         print(line + " |")
     if a.json:
-        with open(a.json, "w") as f:
-            json.dump({"ll_mib": a.ll_mib, "points": rows}, f, indent=1)
+        try:
+            with open(a.json, "w") as f:
+                json.dump({"ll_mib": a.ll_mib, "points": rows}, f, indent=1)
+        except OSError as e:
+            sys.exit(f"loopcost.py: --json {a.json}: {e.strerror}")
 
 
 if __name__ == "__main__":
