@@ -4,8 +4,9 @@
 //! backoff in progress (a *passive* radio: nothing to send, or waiting for a response) is not
 //! touched when a neighbour transmits: it reads the log from its own cursor when it next has to
 //! act (its own timer, a frame addressed to it, a packet from the network layer), or when the log
-//! is compacted. Radios with a backoff in progress read the log at every neighbouring
-//! transmission, as before, since their access timer depends on the medium.
+//! is compacted (then only up to a point where every radio is quiet, `Wifi::catch_up_to`).
+//! Radios with a backoff in progress read the log at every neighbouring transmission, as before,
+//! since their access timer depends on the medium.
 //!
 //! Reading the log gives exactly the state the radio would have had if it had been settled at
 //! every neighbouring transmission (the original lazy scheme, itself equal to processing every
@@ -162,6 +163,15 @@ pub struct AirLog {
     /// Whether the walker skips collisions with their records (`medium_skip.rs`; test mode
     /// turns it off to compare).
     pub(super) skip: bool,
+    /// Whether a catch-up at compaction stops at a quiet point of the log ([`Wifi::catch_up_to`];
+    /// test mode turns it off to compare).
+    pub(super) cut: bool,
+    /// Entries kept before the log is compacted ([`LOG_COMPACT`]; tests shorten it so that short
+    /// runs compact often).
+    pub(super) compact_at: usize,
+    /// Catch-ups that stopped at a quiet point (tests check that it was used).
+    #[cfg(test)]
+    pub(super) cuts: u64,
     /// Summaries taken by the walker (tests check that it was used).
     #[cfg(test)]
     pub(super) walked: u64,
@@ -234,6 +244,10 @@ impl AirLog {
             cum: SimTime::ZERO,
             walk: true,
             skip: true,
+            cut: true,
+            compact_at: LOG_COMPACT,
+            #[cfg(test)]
+            cuts: 0,
             #[cfg(test)]
             walked: 0,
             #[cfg(test)]
@@ -277,6 +291,33 @@ impl AirLog {
         }
         self.recs.push(rec);
         self.finish_segs();
+    }
+
+    /// Forgets station `n`'s involvements before global index `end` (read up to there).
+    fn forget_involved(&mut self, n: usize, end: usize) {
+        let len = self.involved_len[n];
+        if end == self.end() || len == 0 {
+            self.involved_len[n] = 0;
+        } else if len != u8::MAX {
+            let inv = &mut self.involved[n];
+            let mut kept = 0;
+            for j in 0..len as usize {
+                if inv[j] >= end {
+                    inv[kept] = inv[j];
+                    kept += 1;
+                }
+            }
+            self.involved_len[n] = kept as u8;
+        }
+    }
+
+    /// Where a catch-up at compaction may stop: the first entry at or after `from` that starts
+    /// a collision record whose preceding run is over at every radio, NAV included, before it
+    /// starts (`Seg::run_fin`), so that a quiet radio read up to there has nothing left on the
+    /// air. `None` if no record after `from` has one (the catch-up then reads to the end).
+    fn quiet_cut(&self, from: usize) -> Option<usize> {
+        let b = self.segs.partition_point(|s| s.k < from);
+        self.segs[b..].iter().find(|s| s.run_fin < s.ta).map(|s| s.k)
     }
 
     /// Drops the entries before global index `min`.
@@ -463,13 +504,18 @@ impl Wifi {
         sched: &mut Scheduler<E>,
         packets: &mut PacketPool,
     ) {
-        if self.air.recs.len() >= LOG_COMPACT {
+        if self.air.recs.len() >= self.air.compact_at {
             // Bring every radio that has not read the older half up to date (the state it would
-            // have had anyway), then drop what everyone has read.
+            // have had anyway), up to a quiet point after it where there is one, then drop what
+            // everyone has read.
             let half = self.air.base + self.air.recs.len() / 2;
+            let cut = if self.air.cut { self.air.quiet_cut(half) } else { None };
             for n in 0..self.stations.len() {
                 if self.stations[n].log_cursor < half {
-                    self.catch_up(n, sched, packets);
+                    match cut {
+                        Some(k) => self.catch_up_to(n, k, sched, packets),
+                        None => self.catch_up(n, sched, packets),
+                    }
                 }
             }
             let min = self.stations.iter().map(|s| s.log_cursor).min().unwrap_or(self.air.end());
@@ -502,6 +548,33 @@ impl Wifi {
         }
     }
 
+    /// Brings station `n` to the state it would have had just before entry `cut` started, as if
+    /// it had read the log then: reads the entries before `cut` only, with the bound one
+    /// nanosecond before `cut`'s transmission starts. A radio caught up at compaction thus no
+    /// longer also reads the log's last entries, whose frames are still on the air: it would
+    /// insert them into its reception state and step them later, at several times the cost of a
+    /// summary (issue 19, the 400-station cell). The rest is read when the radio next acts or at
+    /// the next compaction. Exact for any `cut`, since reading is exact at any instant (the log
+    /// holds every transmission started before `cut`'s, and a summary is taken only if it is over
+    /// by the bound); `cut` is chosen where every radio is quiet ([`AirLog::quiet_cut`]), so that
+    /// the radio has nothing left on the air and the walker (`medium_walk.rs`) can take the rest.
+    fn catch_up_to<E: From<WifiEvent>>(&mut self, n: usize, cut: usize, sched: &mut Scheduler<E>, packets: &mut PacketPool) {
+        let cursor = self.stations[n].log_cursor;
+        let t = self.air.rec(cut).t;
+        // (The log is in order of transmission start; a cut sharing its instant with the first
+        // unread entry would read nothing.)
+        if cursor >= cut || t <= self.air.rec(cursor).t {
+            return self.catch_up(n, sched, packets);
+        }
+        #[cfg(test)]
+        {
+            self.air.cuts += 1;
+        }
+        let bound = t - SimTime(1);
+        self.pull_entries(n, bound, cut, sched, packets);
+        self.settle_steps(n, bound, bound, sched, packets);
+    }
+
     /// Reads station `n`'s unread log entries: quiet runs are summarised (if the station is
     /// passive and the run is over by `upto`), the rest is inserted into its reception state.
     #[inline]
@@ -513,13 +586,21 @@ impl Wifi {
         packets: &mut PacketPool,
     ) {
         if self.air.on && self.stations[n].log_cursor != self.air.end() {
-            self.pull_entries(n, upto, sched, packets);
+            self.pull_entries(n, upto, self.air.end(), sched, packets);
         }
     }
 
+    /// [`Self::pull`]'s reading of the entries from the station's cursor up to `end` (the log's
+    /// end, or a catch-up's cut).
     #[inline(never)]
-    fn pull_entries<E: From<WifiEvent>>(&mut self, n: usize, upto: SimTime, sched: &mut Scheduler<E>, packets: &mut PacketPool) {
-        let end = self.air.end();
+    fn pull_entries<E: From<WifiEvent>>(
+        &mut self,
+        n: usize,
+        upto: SimTime,
+        end: usize,
+        sched: &mut Scheduler<E>,
+        packets: &mut PacketPool,
+    ) {
         let mut i = self.stations[n].log_cursor;
         while i < end {
             // Skip the entries `n` does not hear before copying anything (on a long chain most
@@ -574,7 +655,7 @@ impl Wifi {
             i += 1;
         }
         self.stations[n].log_cursor = end;
-        self.air.involved_len[n] = 0;
+        self.air.forget_involved(n, end);
     }
 
     /// A run of quiet frames for station `n` from entry `i` found without looking at every

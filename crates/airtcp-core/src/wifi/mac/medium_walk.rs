@@ -241,21 +241,45 @@ mod tests {
     }
 
     /// The run's result (without the event count), the walks and skips taken, and every radio's
-    /// busy and idle-since time at the end.
+    /// busy and idle-since time at the end, before the result settles the radios.
     fn run(toml: &str, mode: Mode) -> (String, u64, u64, Vec<(u64, u64)>) {
+        let r = run_with(toml, |air| {
+            air.walk = !matches!(mode, Mode::General);
+            air.skip = matches!(mode, Mode::Skip);
+        });
+        (r.result, r.walked, r.skipped, r.radios)
+    }
+
+    /// What [`run_with`] observed.
+    struct Observed {
+        /// The result, without the event count.
+        result: String,
+        walked: u64,
+        skipped: u64,
+        cuts: u64,
+        /// Every radio's busy and idle-since time when the run ends, as the radios left them.
+        radios: Vec<(u64, u64)>,
+        /// The same once the result has settled every radio to the end.
+        settled: Vec<(u64, u64)>,
+    }
+
+    /// A run with the log set up by `setup`.
+    fn run_with(toml: &str, setup: impl FnOnce(&mut AirLog)) -> Observed {
         let cfg = validate(toml, "<t>", None).unwrap_or_else(|e| panic!("{e}"));
         let mut w = World::new(&cfg, 7, 0);
-        let air = &mut w.wifi.as_mut().expect("a wireless world").air;
-        air.walk = !matches!(mode, Mode::General);
-        air.skip = matches!(mode, Mode::Skip);
+        setup(&mut w.wifi.as_mut().expect("a wireless world").air);
         w.run();
+        let states = |w: &World| {
+            let wifi = w.wifi.as_ref().expect("a wireless world");
+            wifi.stations.iter().map(|s| (s.rx.busy_time.as_nanos(), s.idle_since.as_nanos())).collect::<Vec<_>>()
+        };
         let wifi = w.wifi.as_ref().expect("a wireless world");
-        let (walked, skipped) = (wifi.air.walked, wifi.air.skipped.get());
-        // The radios' busy time and idle-since time at the end, compared exactly.
-        let radios = wifi.stations.iter().map(|s| (s.rx.busy_time.as_nanos(), s.idle_since.as_nanos())).collect();
+        let (walked, skipped, cuts) = (wifi.air.walked, wifi.air.skipped.get(), wifi.air.cuts);
+        let radios = states(&w);
         let mut r = w.result();
         r.events = 0;
-        (serde_json::to_string(&r).expect("results serialise"), walked, skipped, radios)
+        let result = serde_json::to_string(&r).expect("results serialise");
+        Observed { result, walked, skipped, cuts, radios, settled: states(&w) }
     }
 
     /// The walker, with and without the skip over collisions (`medium_skip.rs`), gives exactly
@@ -281,6 +305,41 @@ mod tests {
             assert_eq!(radios_s, radios_g, "radio states differ with {wireless:?} (skip)");
             assert!(walk == general, "the walker changes the results with {wireless:?}");
             assert!(skip == general, "the skip changes the results with {wireless:?}");
+        }
+    }
+
+    /// A catch-up at compaction that stops at a quiet point of the log (`Wifi::catch_up_to`)
+    /// gives exactly what a catch-up to the log's end gives, with the walker or the general
+    /// reader: the same results and every radio's busy and idle-since time, in the crowded cells
+    /// above with the log compacted every 256 entries (about 40 times a simulated second), and
+    /// the cut taken often. (Before the result settles them, radios caught up to a cut have read
+    /// less of the log than radios caught up to its end, as radios that act at different times
+    /// do: the states compared are the settled ones.)
+    #[test]
+    fn catch_up_to_a_quiet_cut_equals_catch_up_to_the_end() {
+        let cases = [
+            (24, 30.0, "preset = \"80211b\""),
+            (40, 50.0, "preset = \"80211b\"\nflavor = \"ns2\""),
+            (16, 20.0, "preset = \"80211b\"\nreceiver = \"ns2\"\nflavor = \"ns2\""),
+        ];
+        for (n, r, wireless) in cases {
+            let t = crowded_cell(n, r, 3, "3s", wireless);
+            let runs: Vec<_> = [(true, true), (true, false), (false, true), (false, false)]
+                .into_iter()
+                .map(|(walk, cut)| {
+                    let o = run_with(&t, |air| {
+                        (air.walk, air.cut, air.compact_at) = (walk, cut, 256);
+                    });
+                    (walk, cut, o)
+                })
+                .collect();
+            let reference = &runs[3].2;
+            assert_eq!(reference.cuts, 0);
+            for (walk, cut, o) in &runs {
+                assert!(!cut || o.cuts > 50, "the cut was taken only {} times with {wireless:?}", o.cuts);
+                assert!(o.settled == reference.settled, "radio states differ with {wireless:?} (walker {walk}, cut {cut})");
+                assert!(o.result == reference.result, "results differ with {wireless:?} (walker {walk}, cut {cut})");
+            }
         }
     }
 
