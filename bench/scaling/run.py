@@ -30,7 +30,12 @@ LTO and profile-guided where llvm-profdata is there, see bench/pgo/profile.sh), 
 for --ns3: g++ and bench/ns3/build.sh (pip-installs the pinned ns-3 wheel into bench/ns3/.venv).
 Usage: bench/scaling/run.py [--curve cell|chain|dumbbell|all] [--sizes 1,10,100] [--reps 3]
                             [--ns2-max SIZE] [--no-ns2] [--ns3] [--ns3-max SIZE] [--ns3-reps 1]
-                            [--sim PATH] [--base PATH] [--json out.json]
+                            [--seeds K] [--sim PATH] [--base PATH] [--json out.json]
+--seeds K runs seeds 1..K of every point in every round, for each simulator: the round's CPU time is
+their sum and its goodput their mean (the same seeds for both simulators, independent replications of
+each; the dumbbell has nothing random). Where single runs vary widely (an 802.11 chain of 8 hops or
+more, where AODV's route breaks make one seed's goodput range over 3x in either simulator), one seed
+compares runs that carried different amounts of data; K seeds compare the same mean workload.
 --base PATH runs a second airtcp build (say, main's before a change) in the same rounds, so a
 change's effect and both ratios to ns-2 come from one run under the same load.
 Reference only: never part of the tests.
@@ -73,16 +78,21 @@ def ns3_built_with():
 
 CURVES = {
     # name: (default sizes, simulated seconds, ns-2 command)
-    "cell": ([1, 10, 50, 100, 200, 400], 30, lambda n, d: ["ns", os.path.join(HERE, "cell.tcl"), str(n), str(d)]),
+    # (The dumbbell has nothing random in either simulator: its ns-2 script takes no seed.)
+    "cell": (
+        [1, 10, 50, 100, 200, 400],
+        30,
+        lambda n, d, s=1: ["ns", os.path.join(HERE, "cell.tcl"), str(n), str(d), str(s)],
+    ),
     "chain": (
         [2, 4, 8, 16, 24, 48],
         100,
-        lambda n, d: ["ns", os.path.join(HERE, "chain.tcl"), str(n), "0", str(d)],
+        lambda n, d, s=1: ["ns", os.path.join(HERE, "chain.tcl"), str(n), "0", str(d), str(s)],
     ),
     "dumbbell": (
         [1, 10, 100, 1000],
         10,
-        lambda n, d: ["ns", os.path.join(HERE, "dumbbell.tcl"), str(n), str(d)],
+        lambda n, d, s=1: ["ns", os.path.join(HERE, "dumbbell.tcl"), str(n), str(d)],
     ),
 }
 
@@ -107,28 +117,48 @@ def timed(cmd):
     return out, err, wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0
 
 
-def run_airtcp(sim, path, dur):
-    """One whole-process airtcp run: goodput, CPU time, events and in-process time per event."""
-    out, _, _wall, cpu, rss = timed([sim, path])
-    j = json.loads(out)
-    # As the ns-2 scripts count: every byte delivered (all flows start at 1 s or later) over the
-    # duration minus 1 s. (A flow's own goodput_bps is over its own active time.)
-    kbps = sum(f["delivered_bytes"] for f in j["flows"]) * 8 / (float(dur) - 1.0) / 1e3
-    # In-process time per event (build + run).
-    timing = subprocess.run([sim, path, "--timing"], capture_output=True, text=True).stderr
-    ns_ev = float(re.search(r"wall_s=([\d.]+)", timing)[1]) / j["events"] * 1e9
-    return {"kbps": kbps, "cpu_s": cpu, "rss_mb": rss, "events": j["events"], "ns_per_event": ns_ev}
+def over_seeds(runs):
+    """One measurement from the runs of one simulator over the seeds of a round: CPU time and
+    events summed, goodput the mean, peak memory the largest, time per event over all events."""
+    out = {"kbps": statistics.fmean(r["kbps"] for r in runs), "cpu_s": sum(r["cpu_s"] for r in runs)}
+    out["rss_mb"] = max(r["rss_mb"] for r in runs)
+    if all("events" in r for r in runs):
+        out["events"] = sum(r["events"] for r in runs)
+    if all("wall_s" in r for r in runs):
+        out["ns_per_event"] = sum(r["wall_s"] for r in runs) / out["events"] * 1e9
+    return out
 
 
-def run_ns2(cmd):
-    """One whole-process ns-2 run: goodput (the script's last summary line) and CPU time."""
-    out, _, _wall, cpu, rss = timed(cmd)
-    line = [
-        ln
-        for ln in out.splitlines()
-        if re.match(r"^\d+ \S+ -?\d+ -?[\d.]+$", ln) or re.match(r"^\d+ \d+ \S+ -?\d+ -?[\d.]+$", ln)
-    ][-1]
-    return {"kbps": float(line.split()[-1]), "cpu_s": cpu, "rss_mb": rss}
+def run_airtcp(sim, paths, dur):
+    """Whole-process airtcp runs of the scenario files `paths` (one per seed): goodput, CPU time,
+    events and in-process time per event (`over_seeds`)."""
+    runs = []
+    for path in paths:
+        out, _, _wall, cpu, rss = timed([sim, path])
+        j = json.loads(out)
+        # As the ns-2 scripts count: every byte delivered (all flows start at 1 s or later) over
+        # the duration minus 1 s. (A flow's own goodput_bps is over its own active time.)
+        kbps = sum(f["delivered_bytes"] for f in j["flows"]) * 8 / (float(dur) - 1.0) / 1e3
+        # In-process time (build + run).
+        timing = subprocess.run([sim, path, "--timing"], capture_output=True, text=True).stderr
+        wall = float(re.search(r"wall_s=([\d.]+)", timing)[1])
+        runs.append({"kbps": kbps, "cpu_s": cpu, "rss_mb": rss, "events": j["events"], "wall_s": wall})
+    return over_seeds(runs)
+
+
+def run_ns2(cmds):
+    """Whole-process ns-2 runs (one per seed): goodput (each script's last summary line) and CPU
+    time (`over_seeds`)."""
+    runs = []
+    for cmd in cmds:
+        out, _, _wall, cpu, rss = timed(cmd)
+        line = [
+            ln
+            for ln in out.splitlines()
+            if re.match(r"^\d+ \S+ -?\d+ -?[\d.]+$", ln) or re.match(r"^\d+ \d+ \S+ -?\d+ -?[\d.]+$", ln)
+        ][-1]
+        runs.append({"kbps": float(line.split()[-1]), "cpu_s": cpu, "rss_mb": rss})
+    return over_seeds(runs)
 
 
 def run_ns3(cmd):
@@ -188,6 +218,13 @@ def main():
         help="a second airtcp build (e.g. main's) run in the same rounds: its CPU time and ratio to ns-2 "
         "are reported beside --sim's, and its goodput must be the same",
     )
+    ap.add_argument(
+        "--seeds",
+        type=int,
+        default=1,
+        help="seeds 1..K per point and round for every simulator: CPU time summed, goodput the mean "
+        "(for regimes whose single runs vary widely, such as long chains)",
+    )
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
     for sim in (a.sim, a.base):
@@ -213,6 +250,8 @@ def main():
             elif ns3_ok:
                 print(f"ns-3 columns: {ns3_built_with()}")
             print(f"\n## {c} ({dur} s simulated)\n")
+            if a.seeds > 1:
+                print(f"Seeds 1..{a.seeds} at every point and round: CPU time summed over them, goodput the mean.\n")
             header = ["size", "airtcp kb/s", "ns-2 kb/s", "diff", "airtcp CPU s", "ns-2 CPU s", "ns-2 / airtcp"]
             if a.base:
                 header += ["base CPU s", "ns-2 / base"]
@@ -222,9 +261,12 @@ def main():
             print("| " + " | ".join(header) + " |")
             print("|" + "---|" * len(header))
             for n in sizes:
-                path = os.path.join(tmp, f"{c}{n}.toml")
-                with open(path, "w") as f:
-                    f.write(gen.GEN[c](n, dur))
+                paths = []
+                for seed in range(1, a.seeds + 1):
+                    paths.append(os.path.join(tmp, f"{c}{n}-{seed}.toml"))
+                    with open(paths[-1], "w") as f:
+                        f.write(gen.GEN[c](n, dur, seed))
+                seeds = range(1, a.seeds + 1)
                 with_ns2 = not a.no_ns2 and (a.ns2_max is None or n <= a.ns2_max)
                 with_ns3 = ns3_ok and (a.ns3_max is None or n <= a.ns3_max)
                 ours, theirs, third, based = [], [], [], []
@@ -235,13 +277,22 @@ def main():
                     # The two airtcp builds alternate which goes first from round to round.
                     builds = [(a.sim, ours), (a.base, based)] if a.base else [(a.sim, ours)]
                     for sim, runs in builds if r % 2 == 0 else builds[::-1]:
-                        runs.append(run_airtcp(sim, path, dur))
+                        runs.append(run_airtcp(sim, paths, dur))
                     if with_ns2:
-                        theirs.append(run_ns2(ns2cmd(n, dur)))
+                        theirs.append(run_ns2([ns2cmd(n, dur, s) for s in seeds]))
                     if with_ns3 and not ns3_failed and r < a.ns3_reps:
                         # A run that crashes (see run_ns3) is tried with the next run numbers
                         # (other random streams of the same scenario); the run number used is
                         # reported and kept for the later rounds.
+                        if a.seeds > 1:
+                            # Every seed, none retried: a crash fails the point.
+                            xs = [run_ns3(NS3_CMD[c](n, dur, s)) for s in seeds]
+                            if None in xs:
+                                ns3_failed = True
+                            else:
+                                third.append(over_seeds(xs))
+                                third_rounds.append(r)
+                            continue
                         for seed in [ns3_seed] if ns3_seed else range(1, NS3_SEEDS + 1):
                             x = run_ns3(NS3_CMD[c](n, dur, seed))
                             if x is not None:
@@ -284,7 +335,7 @@ def main():
                 if ns3_ok:
                     cells += (
                         [
-                            f"{ns3['kbps']:.1f}" + (f" (run {ns3_seed})" if ns3_seed != 1 else ""),
+                            f"{ns3['kbps']:.1f}" + (f" (run {ns3_seed})" if ns3_seed not in (1, None) else ""),
                             f"{ns3['diff'] * 100:+.1f}%",
                             f"{ns3['cpu_s']:.2f}",
                             ns3["ratio_text"],
@@ -310,6 +361,7 @@ def main():
             )
             results[c] = {
                 "duration_s": dur,
+                "seeds": a.seeds,
                 "ns3_built_with": ns3_built_with() if ns3_ok else None,
                 "points": pts,
                 "exponent_airtcp": ex_a,
