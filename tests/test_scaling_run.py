@@ -46,7 +46,7 @@ def test_run_airtcp_over_seed_files(tmp_path):
         "import json, sys\n"
         "n = int(open(sys.argv[1]).read())\n"
         "if '--timing' in sys.argv:\n"
-        "    sys.stderr.write(f'wall_s={n / 1e6:.6f} events={n}\\n')\n"
+        "    sys.stderr.write(f'wall_s={n / 1e6:.6f} events={n} peak_rss_kib={n}\\n')\n"
         "else:\n"
         "    print(json.dumps({'flows': [{'delivered_bytes': n}], 'events': n}))\n"
     )
@@ -63,5 +63,7 @@ def test_run_airtcp_over_seed_files(tmp_path):
     # Wall 0.001 + 0.003 s over 4000 events.
     assert abs(m["ns_per_event"] - 1000.0) < 1e-6
     assert m["cpu_s"] > 0
+    # Peak memory from the simulator's own timing line (the larger run's), not from rusage.
+    assert abs(m["rss_mb"] - 3000 / 1024) < 1e-9
     assert json.loads(json.dumps(m)) == m
     assert os.access(fake, os.X_OK)

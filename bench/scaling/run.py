@@ -113,7 +113,8 @@ def timed(cmd):
         out, err = fo.read().decode(), fe.read().decode()
     if p.returncode != 0:
         raise RuntimeError(f"{cmd} failed: {err[-500:]}")
-    # (ru_maxrss would include the forked Python image before exec: not reported.)
+    # (ru_maxrss counts the forked Python image before exec: airtcp's peak comes from its own
+    # `--timing` line instead; ns-2's and ns-3's stay an upper bound.)
     return out, err, wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0
 
 
@@ -142,6 +143,10 @@ def run_airtcp(sim, paths, dur):
         # In-process time (build + run).
         timing = subprocess.run([sim, path, "--timing"], capture_output=True, text=True).stderr
         wall = float(re.search(r"wall_s=([\d.]+)", timing)[1])
+        # Peak memory: the simulator's own (`--timing`), not the child's rusage, which counts the
+        # forked Python image before exec.
+        peak = re.search(r"peak_rss_kib=(\d+)", timing)
+        rss = int(peak[1]) / 1024.0 if peak else rss
         runs.append({"kbps": kbps, "cpu_s": cpu, "rss_mb": rss, "events": j["events"], "wall_s": wall})
     return over_seeds(runs)
 
