@@ -18,12 +18,13 @@ def test_over_seeds_sums_cpu_and_events_and_averages_goodput():
         {"kbps": 90.0, "cpu_s": 0.03, "rss_mb": 6.0, "events": 3000, "wall_s": 0.006},
     ]
     m = run.over_seeds(runs)
-    assert m["kbps"] == 60.0
+    assert m["kbps"] == 60.0 and m["kbps_seeds"] == [30.0, 90.0]
     assert abs(m["cpu_s"] - 0.04) < 1e-12
     assert m["events"] == 4000 and m["rss_mb"] == 6.0
     assert abs(m["ns_per_event"] - 2000.0) < 1e-9
     # ns-2's runs have neither events nor in-process times.
-    assert set(run.over_seeds([{"kbps": 1.0, "cpu_s": 0.1, "rss_mb": 9.0}])) == {"kbps", "cpu_s", "rss_mb"}
+    one = run.over_seeds([{"kbps": 1.0, "cpu_s": 0.1, "rss_mb": 9.0}])
+    assert set(one) == {"kbps", "kbps_seeds", "cpu_s", "rss_mb"}
 
 
 def test_each_simulator_gets_the_seed():

@@ -120,8 +120,11 @@ def timed(cmd):
 
 def over_seeds(runs):
     """One measurement from the runs of one simulator over the seeds of a round: CPU time and
-    events summed, goodput the mean, peak memory the largest, time per event over all events."""
+    events summed, goodput the mean (each seed's kept too), peak memory the largest, time per
+    event over all events."""
     out = {"kbps": statistics.fmean(r["kbps"] for r in runs), "cpu_s": sum(r["cpu_s"] for r in runs)}
+    # Each seed's goodput, for the spread between seeds (in the JSON).
+    out["kbps_seeds"] = [r["kbps"] for r in runs]
     out["rss_mb"] = max(r["rss_mb"] for r in runs)
     if all("events" in r for r in runs):
         out["events"] = sum(r["events"] for r in runs)
