@@ -4,6 +4,7 @@ measurement (`--seeds`), and that every simulator gets the same seeds."""
 import json
 import os
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -68,3 +69,13 @@ def test_run_airtcp_over_seed_files(tmp_path):
     assert abs(m["rss_mb"] - 3000 / 1024) < 1e-9
     assert json.loads(json.dumps(m)) == m
     assert os.access(fake, os.X_OK)
+
+
+def test_no_seed_is_a_clear_error():
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "scaling" / "run.py"), "--seeds", "0", "--no-ns2"],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 2
+    assert "--seeds 0: needs at least one seed" in r.stderr and "Traceback" not in r.stderr

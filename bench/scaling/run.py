@@ -235,6 +235,8 @@ def main():
     )
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
+    if a.seeds < 1:
+        ap.error(f"--seeds {a.seeds}: needs at least one seed (seeds 1..K are run)")
     for sim in (a.sim, a.base):
         if sim is not None and not os.access(sim, os.X_OK):
             sys.exit(f"{sim} is not built: run `make sim` (the optimised build users run) or pass --sim PATH")
