@@ -146,7 +146,19 @@ pub struct Scheduler<E> {
     horizon: u128,
     next_seq: u64,
     now: SimTime,
+    /// The place of the event being executed: its sequence number + 1 (0 before the first).
+    now_place: u64,
     executed: u64,
+}
+
+/// A place in the order of execution among the events of an instant (a sequence number + 1;
+/// see [`Scheduler::reserve_place`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Place(u64);
+
+impl Place {
+    /// Before every event.
+    pub const FIRST: Place = Place(0);
 }
 
 impl<E> Default for Scheduler<E> {
@@ -169,6 +181,7 @@ impl<E> Scheduler<E> {
             horizon: 0,
             next_seq: 0,
             now: SimTime::ZERO,
+            now_place: 0,
             executed: 0,
         }
     }
@@ -204,6 +217,39 @@ impl<E> Scheduler<E> {
         } else {
             self.schedule_other(entry.key, entry.event);
         }
+    }
+
+    /// Reserves the place in the order of execution that an event scheduled now would take,
+    /// without scheduling anything: an event scheduled later at that place
+    /// ([`Scheduler::schedule_at_place`]) runs among the events of its instant as if it had been
+    /// scheduled now, and [`Scheduler::has_passed`] tells whether execution has gone past it.
+    /// (A wired transmitter reserves the place of the event that starts its next packet when it
+    /// starts one, and schedules that event only if a packet is waiting: issue 19.)
+    #[inline(always)]
+    pub fn reserve_place(&mut self) -> Place {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        Place(seq + 1)
+    }
+
+    /// Schedules `event` at `at`, at a place reserved by [`Scheduler::reserve_place`] (each
+    /// used at most once), which execution must not have passed ([`Scheduler::has_passed`]).
+    #[inline(always)]
+    pub fn schedule_at_place(&mut self, at: SimTime, place: Place, event: E) {
+        assert!(!self.has_passed(at, place), "event scheduled at a place already passed: {at}, now {}", self.now);
+        let entry = Entry::new(at, place.0 - 1, event);
+        if (at.0 as u128) < self.horizon && self.run.last().is_none_or(|l| l.key < entry.key) {
+            self.run.push(entry);
+        } else {
+            self.schedule_other(entry.key, entry.event);
+        }
+    }
+
+    /// Whether the event being executed comes after an event at `at` in `place` (which would
+    /// then have run already). Every event comes after [`Place::FIRST`].
+    #[inline(always)]
+    pub fn has_passed(&self, at: SimTime, place: Place) -> bool {
+        self.now > at || (self.now == at && self.now_place >= place.0)
     }
 
     /// Files an entry that is not due before the whole run: [`Scheduler::schedule_near`] or
@@ -412,6 +458,7 @@ impl<E> Scheduler<E> {
     fn pop_from(&mut self, from_run: bool) -> Option<E> {
         let e = if from_run { self.run.pop() } else { self.heap.pop() }?;
         self.now = e.time();
+        self.now_place = (!e.key as u64) + 1;
         self.executed += 1;
         Some(e.event)
     }

@@ -8,6 +8,7 @@
 
 use super::queue::Queue;
 use crate::errmodel::LossProcess;
+use crate::kernel::{Place, Scheduler};
 use crate::packet::NodeId;
 use crate::stats::DropCounts;
 use crate::time::SimTime;
@@ -63,8 +64,21 @@ impl serde::Serialize for ChannelCounters {
 /// touched five or six lines of a channel, each a miss to memory (docs/performance.md).
 #[repr(C, align(64))]
 pub struct Channel {
-    /// Whether a packet is being serialised.
+    /// Whether a packet is being serialised (link-layer channels only; a plain channel uses
+    /// `free_at` and `waiting`).
     pub busy: bool,
+    /// Whether a [`crate::world::Event::TxDone`] is pending to start the queue's head at
+    /// `free_at` (plain channels; invariant: set whenever the queue holds a packet).
+    pub waiting: bool,
+    /// Whether the serialisation ending at `free_at` is followed by an idle period that RED has
+    /// not been told of yet (it is told lazily, at the next offered packet).
+    pub idle_pending: bool,
+    /// When the transmitter finishes the packet it is serialising (plain channels).
+    pub free_at: SimTime,
+    /// The place in the order of execution reserved, when that packet started, for the event
+    /// that starts the next one at `free_at` (scheduled only if a packet waits; see
+    /// [`Channel::is_free`]).
+    pub resume_place: Place,
     /// Receiving node.
     pub to: NodeId,
     /// Serialisation time of one byte in nanoseconds if it is a whole number (the rate divides
@@ -103,6 +117,30 @@ pub fn ns_per_byte(rate_bps: u64) -> u64 {
 }
 
 impl Channel {
+    /// Whether the transmitter of this plain channel is free for the event being executed: no
+    /// queued packet about to start, and execution past the place reserved for the end of the
+    /// serialisation. An event of that very instant that comes before the end finds the
+    /// transmitter busy, as it did when the end was an event of its own: its packet waits in
+    /// the queue (for no time) and starts at the end's place, so every result stays what it
+    /// was. (Starting it at once was tried: the same instant, but the packet's arrival and the
+    /// next end take earlier places, and on the dumbbells of `bench/scaling` simultaneous
+    /// arrivals then ran in another order.)
+    #[inline(always)]
+    pub fn is_free<E>(&self, sched: &Scheduler<E>) -> bool {
+        !self.waiting && sched.has_passed(self.free_at, self.resume_place)
+    }
+
+    /// Tells the queue, before a packet is offered, of the idle period that began when
+    /// the last serialisation ended with nothing waiting, if it has not been told yet (RED's
+    /// idle-time decay, `Queue::note_idle`).
+    #[inline(always)]
+    pub fn note_idle_period<E>(&mut self, sched: &Scheduler<E>) {
+        if self.idle_pending && self.ll.is_none() && self.is_free(sched) {
+            self.idle_pending = false;
+            self.queue.note_idle(self.free_at);
+        }
+    }
+
     /// Serialisation time of `bytes` on this link: [`SimTime::transmission`]. At a rate that
     /// divides 8 x 10^9 it is `bytes * ns_per_byte` exactly (the division has no remainder to
     /// round up), a multiplication instead of a 64-bit division (issue 19: 2% of the 10-flow
@@ -163,6 +201,10 @@ mod tests {
             queue: Queue::new(Amount::Packets(1), None, false),
             loss: None,
             busy: false,
+            waiting: false,
+            idle_pending: false,
+            free_at: SimTime::ZERO,
+            resume_place: Place::FIRST,
             counters: ChannelCounters::default(),
             ll: None,
         };

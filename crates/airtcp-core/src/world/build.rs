@@ -40,6 +40,10 @@ fn build_channel(link: &LinkConfig, dir: usize, cfg: &DirConfig, nodes: &[String
         queue: Queue::new(cfg.queue.limit, red, cfg.record_queue),
         loss: cfg.loss.as_ref().map(|m| Box::new(LossProcess::new(m, stream("loss")))),
         busy: false,
+        waiting: false,
+        idle_pending: false,
+        free_at: SimTime::ZERO,
+        resume_place: crate::kernel::Place::FIRST,
         counters: ChannelCounters::default(),
         ll: link.link_layer.map(|c| Box::new(crate::fec::link::engine::LinkLayer::new(c, link.rate_bps))),
     }

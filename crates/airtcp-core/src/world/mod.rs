@@ -41,11 +41,14 @@ use crate::wifi::{Wifi, WifiEvent};
 /// An event: a small `Copy` value naming its target by index.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Event {
-    /// Channel `chan` finished serialising packet `pkt`.
+    /// Channel `chan` finished serialising a packet, and something happens then: on a plain
+    /// channel the queue's head starts, and packet `pkt` (unless `net::NO_PACKET`) is dropped as
+    /// lost; a link-layer channel's transmission `pkt` ended.
     TxDone {
         /// Channel index.
         chan: u32,
-        /// Packet index (on a channel with a link layer: the frame's sequence number, low 32 bits).
+        /// The lost packet's index, or `net::NO_PACKET` (on a channel with a link layer: the
+        /// frame's sequence number, low 32 bits).
         pkt: u32,
     },
     /// Packet `pkt` reached the far end of channel `chan`.

@@ -9,6 +9,9 @@ use crate::stats::DropCause;
 use crate::trace::events::EventKind;
 use crate::transport::Agent;
 
+/// The `pkt` of a plain channel's [`Event::TxDone`] that has no lost packet to drop.
+pub(super) const NO_PACKET: u32 = u32::MAX;
+
 impl World {
     /// A packet originates at `node`: route it towards its destination.
     pub(crate) fn send_from_node(&mut self, node: NodeId, id: PacketId) {
@@ -139,19 +142,20 @@ impl World {
     }
 
     /// Offers a packet to a link direction: it passes the queue (and RED) and starts serialising
-    /// at once if the transmitter is idle.
+    /// at once if the transmitter is free.
     #[inline(always)]
     fn channel_send(&mut self, ch: ChannelId, id: PacketId) {
         let now = self.sched.now();
-        // An idle transmitter with an empty plain queue (no RED, no series, no link layer, no
+        // A free transmitter with an empty plain queue (no RED, no series, no link layer, no
         // trace): the packet passes the queue and starts at once, as the general path below
         // does with an enqueue and a dequeue at the same instant (`Queue::pass_through`).
         let c = &mut self.channels[ch.0 as usize];
-        if !c.busy && c.ll.is_none() && self.tracer.is_none() && c.queue.pass_through(now, self.packets[id].size) {
+        if c.ll.is_none() && c.is_free(&self.sched) && self.tracer.is_none() && c.queue.pass_through(now, self.packets[id].size) {
             c.counters.offered_packets += 1;
             self.start_tx(ch, id);
             return;
         }
+        self.channels[ch.0 as usize].note_idle_period(&self.sched);
         let verdict = self.channels[ch.0 as usize].queue.enqueue(now, id, &mut self.packets[id]);
         self.channel_offered(ch, id, verdict);
     }
@@ -161,12 +165,13 @@ impl World {
     #[cold]
     fn channel_send_head(&mut self, ch: ChannelId, id: PacketId) {
         let now = self.sched.now();
+        self.channels[ch.0 as usize].note_idle_period(&self.sched);
         let verdict = self.channels[ch.0 as usize].queue.enqueue_front(now, id, self.packets[id].size);
         self.channel_offered(ch, id, verdict);
     }
 
     /// Counts an offered packet, drops it if the queue refused it, and starts the transmitter if
-    /// it is idle.
+    /// it is free (else makes sure the queue's head starts when it is).
     #[inline(always)]
     fn channel_offered(&mut self, ch: ChannelId, id: PacketId, verdict: Enqueued) {
         let now = self.sched.now();
@@ -184,60 +189,87 @@ impl World {
                 return;
             }
         }
-        if !c.busy {
-            if c.ll.is_some() {
+        if c.ll.is_some() {
+            if !c.busy {
                 self.ll_start(ch);
-                return;
             }
+            return;
+        }
+        if c.is_free(&self.sched) {
             let next = c.queue.dequeue(now).expect("just enqueued");
             self.start_tx(ch, next);
+        } else if !c.waiting {
+            c.waiting = true;
+            self.sched.schedule_at_place(c.free_at, c.resume_place, Event::TxDone { chan: ch.0, pkt: NO_PACKET });
         }
     }
 
-    /// Starts serialising packet `id` on channel `ch`. Always inlined (into `channel_offered`
-    /// and `on_tx_done`): the capture's cold call otherwise keeps it out of line.
+    /// Starts serialising packet `id` on channel `ch`, and sends it on its way: its arrival at
+    /// the far end is scheduled at once, as ns-2's `LinkDelay` does (issue 19: no event marks
+    /// the end of the serialisation unless something happens then; on an idle hop the end had
+    /// nothing to do but schedule the arrival). The end keeps its place in the order of
+    /// execution ([`Scheduler::reserve_place`]): the event that starts a waiting packet, or
+    /// drops this one if the loss process (asked now, for the instant the serialisation ends)
+    /// loses it, runs there. Always inlined (into `channel_offered` and `on_tx_done`): the
+    /// capture's cold call otherwise keeps it out of line.
+    ///
+    /// [`Scheduler::reserve_place`]: crate::kernel::Scheduler::reserve_place
     #[inline(always)]
     fn start_tx(&mut self, ch: ChannelId, id: PacketId) {
         if self.capture.is_some() {
             self.tap_wire(ch, id, false);
         }
+        let now = self.sched.now();
+        let size = self.packets[id].size;
         let c = &mut self.channels[ch.0 as usize];
-        let t = c.tx_time(self.packets[id].size);
-        c.busy = true;
+        let t = c.tx_time(size);
+        let end = now + t;
+        c.free_at = end;
+        c.resume_place = self.sched.reserve_place();
+        c.idle_pending = true;
         c.counters.busy_time += t;
-        self.sched.schedule_in(t, Event::TxDone { chan: ch.0, pkt: id.0 });
+        c.counters.tx_packets += 1;
+        c.counters.tx_bytes += size as u64;
+        if c.loss.as_mut().is_some_and(|l| l.is_lost(end, size)) {
+            c.waiting = true;
+            self.sched.schedule_at_place(end, c.resume_place, Event::TxDone { chan: ch.0, pkt: id.0 });
+        } else {
+            self.sched.schedule_at(end + c.delay, Event::Arrive { chan: ch.0, pkt: id.0 });
+        }
     }
 
-    /// Serialisation finished: judge the packet, launch it, and start the next one.
+    /// The serialisation on channel `chan` ended and something happens now: the queue's head
+    /// starts if a packet waits, and packet `pkt`, unless it is [`NO_PACKET`], was lost.
+    /// (A link-layer channel's transmission `pkt` ended: its engine's business.)
     pub(super) fn on_tx_done(&mut self, chan: u32, pkt: u32) {
         if self.channels[chan as usize].ll.is_some() {
             self.ll_tx_done(chan, pkt);
             return;
         }
-        let (ch, id) = (ChannelId(chan), PacketId(pkt));
+        let ch = ChannelId(chan);
         let now = self.sched.now();
-        let size = self.packets[id].size;
         let c = &mut self.channels[chan as usize];
-        c.counters.tx_packets += 1;
-        c.counters.tx_bytes += size as u64;
-        let lost = c.loss.as_mut().is_some_and(|l| l.is_lost(now, size));
-        if lost {
-            c.counters.drops.add(DropCause::LossProcess);
-        } else {
-            self.sched.schedule_in(c.delay, Event::Arrive { chan, pkt });
-        }
+        c.waiting = false;
         match c.queue.dequeue(now) {
-            Some(next) => self.start_tx(ch, next),
+            Some(next) => {
+                self.start_tx(ch, next);
+                let c = &mut self.channels[chan as usize];
+                if !c.waiting && !c.queue.is_empty() {
+                    c.waiting = true;
+                    self.sched.schedule_at_place(c.free_at, c.resume_place, Event::TxDone { chan, pkt: NO_PACKET });
+                }
+            }
             None => {
-                c.busy = false;
                 c.queue.note_idle(now);
+                c.idle_pending = false;
             }
         }
-        if lost {
+        if pkt != NO_PACKET {
+            self.channels[chan as usize].counters.drops.add(DropCause::LossProcess);
             if self.tracer.is_some() {
                 self.tap_drop_at(ch);
             }
-            self.drop_packet(id, DropCause::LossProcess);
+            self.drop_packet(PacketId(pkt), DropCause::LossProcess);
         }
     }
 
