@@ -725,6 +725,11 @@ mod tests {
             Burst(Vec<u64>),
             /// Ask for windows of 2^`.0` ns from the next refill on (as the density rule does).
             Reshape(u32),
+            /// Reserve a place for an event this far ahead (a wired transmission's end).
+            Reserve(u64),
+            /// Schedule a plain event at the reservation made this many reservations ago, if
+            /// execution has not passed it (a packet queued behind the transmitter).
+            Fill(usize),
         }
 
         /// Delays that hit every case: ties, the same window, window edges, the wheel's span and
@@ -754,6 +759,8 @@ mod tests {
                 1 => (0u8..4).prop_map(Op::Disarm),
                 1 => burst(),
                 1 => (MIN_SHIFT..=MAX_SHIFT).prop_map(Op::Reshape),
+                3 => delay().prop_map(Op::Reserve),
+                3 => (0usize..4).prop_map(Op::Fill),
             ]
         }
 
@@ -767,12 +774,15 @@ mod tests {
             (0u64..4, offsets).prop_map(|(ahead, offsets)| Op::Burst(offsets.into_iter().map(|o| ahead * WIDTH + o).collect()))
         }
 
-        /// The reference: one heap, earliest (time, seq) first.
+        /// The reference: one heap, earliest (time, seq) first; a reserved place is a sequence
+        /// number taken without pushing.
         #[derive(Default)]
         struct Reference {
             heap: BinaryHeap<Reverse<(u64, u64, Ev)>>,
             seq: u64,
             now: u64,
+            /// The key of the last event popped.
+            last: Option<(u64, u64)>,
         }
         impl Reference {
             fn push(&mut self, at: u64, ev: Ev) {
@@ -780,8 +790,9 @@ mod tests {
                 self.seq += 1;
             }
             fn pop(&mut self) -> Option<(u64, Ev)> {
-                let Reverse((t, _, ev)) = self.heap.pop()?;
+                let Reverse((t, seq, ev)) = self.heap.pop()?;
                 self.now = t;
+                self.last = Some((t, seq));
                 Some((t, ev))
             }
         }
@@ -793,6 +804,8 @@ mod tests {
             timers: [Timer; 4],
             cancelled: Vec<bool>,
             fired: Vec<(u64, Ev)>,
+            /// Reservations: the time, the kernel's place and the reference's sequence number.
+            reserved: Vec<(u64, Place, u64)>,
         }
 
         impl Pair {
@@ -850,6 +863,7 @@ mod tests {
                     timers: Default::default(),
                     cancelled: vec![],
                     fired: vec![],
+                    reserved: vec![],
                 };
                 for op in ops {
                     let now = p.s.now().0;
@@ -896,6 +910,24 @@ mod tests {
                         }
                         Op::Disarm(k) => p.timers[k as usize].cancel(),
                         Op::Reshape(shift) => p.s.want_shift = shift,
+                        Op::Reserve(d) => {
+                            let place = p.s.reserve_place();
+                            p.reserved.push((now.saturating_add(d), place, p.r.seq));
+                            p.r.seq += 1;
+                        }
+                        Op::Fill(back) => {
+                            if let Some(i) = p.reserved.len().checked_sub(back + 1) {
+                                let (at, place, seq) = p.reserved.remove(i);
+                                let passed = p.r.last.is_some_and(|last| last >= (at, seq));
+                                prop_assert_eq!(p.s.has_passed(SimTime(at), place), passed);
+                                if !passed {
+                                    let id = p.cancelled.len() as u32;
+                                    p.cancelled.push(false);
+                                    p.s.schedule_at_place(SimTime(at), place, Ev::Plain(id));
+                                    p.r.heap.push(Reverse((at, seq, Ev::Plain(id))));
+                                }
+                            }
+                        }
                         Op::Burst(delays) => {
                             for d in delays {
                                 let id = p.cancelled.len() as u32;

@@ -2,9 +2,12 @@
 //! a propagation delay and an optional loss process.
 //!
 //! A packet offered to an idle transmitter starts serialising at once (size * 8 / rate, rounded up
-//! to the nanosecond); otherwise it waits in the queue. When serialisation ends the loss process
-//! judges it (a lost packet has used the link's capacity but never arrives) and a survivor arrives
-//! at the far node one propagation delay later. A full-duplex link is two of these.
+//! to the nanosecond); otherwise it waits in the queue. The loss process judges it for the instant
+//! serialisation ends (a lost packet has used the link's capacity but never arrives, and is
+//! dropped at that instant), and a survivor arrives at the far node one propagation delay later.
+//! Both are decided when serialisation starts, and the arrival is scheduled then (as ns-2's
+//! `LinkDelay` does); the end of serialisation is an event only if a packet waits or this one is
+//! lost (`world/net.rs`). A full-duplex link is two of these.
 
 use super::queue::Queue;
 use crate::errmodel::LossProcess;
@@ -25,9 +28,10 @@ pub struct ChannelId(pub u32);
 pub struct ChannelCounters {
     /// Packets offered to the transmitter (queued or sent at once).
     pub offered_packets: u64,
-    /// Packets fully serialised onto the link (lost ones included).
+    /// Packets serialised onto the link (lost ones included), counted when serialisation starts,
+    /// as `busy_time` is (a packet still being serialised when the run ends counts).
     pub tx_packets: u64,
-    /// Bytes fully serialised onto the link.
+    /// Bytes serialised onto the link, counted as `tx_packets`.
     pub tx_bytes: u64,
     /// Packets delivered to the far node.
     pub delivered_packets: u64,
