@@ -50,7 +50,9 @@ pub struct Queue {
     last_change: SimTime,
     /// Integral of the packet count over time, for the time-averaged length.
     area: f64,
-    /// Boxed: only tested on a packet's path (a channel's hot fields fit in three cache lines).
+    /// Boxed: only tested on a packet's path, and 8 bytes instead of 24 keep a channel's hot
+    /// fields in three cache lines (`net::link`'s layout test).
+    #[allow(clippy::box_collection, reason = "the box is for the size of the `Option`, not the heap")]
     series: Option<Box<Vec<QueueSample>>>,
 }
 
