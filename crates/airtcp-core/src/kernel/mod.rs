@@ -252,6 +252,19 @@ impl<E> Scheduler<E> {
         self.now > at || (self.now == at && self.now_place >= place.0)
     }
 
+    /// Whether every pending event comes after an event at `at` in `place` (reserved, not
+    /// passed): then such an event, scheduled now, would be the next to run. Moves the next
+    /// window in if the current one is used up, as the next pop would.
+    #[inline]
+    pub fn next_comes_after(&mut self, at: SimTime, place: Place) -> bool {
+        debug_assert!(place.0 > 0 && !self.has_passed(at, place));
+        let bound = Entry::new(at, place.0 - 1, ()).key;
+        if self.run.is_empty() && self.heap.is_empty() {
+            self.refill();
+        }
+        self.top().is_none_or(|(e, _)| e.key < bound)
+    }
+
     /// Files an entry that is not due before the whole run: [`Scheduler::schedule_near`] or
     /// [`Scheduler::schedule_far`]. Out of line, so that `schedule_at` inlines at its call
     /// sites.
@@ -728,7 +741,8 @@ mod tests {
             /// Reserve a place for an event this far ahead (a wired transmission's end).
             Reserve(u64),
             /// Schedule a plain event at the reservation made this many reservations ago, if
-            /// execution has not passed it (a packet queued behind the transmitter).
+            /// execution has not passed it (a packet queued behind the transmitter), asking
+            /// first whether it would be the next to run.
             Fill(usize),
         }
 
@@ -921,6 +935,8 @@ mod tests {
                                 let passed = p.r.last.is_some_and(|last| last >= (at, seq));
                                 prop_assert_eq!(p.s.has_passed(SimTime(at), place), passed);
                                 if !passed {
+                                    let next_after = p.r.heap.peek().is_none_or(|e| (e.0.0, e.0.1) > (at, seq));
+                                    prop_assert_eq!(p.s.next_comes_after(SimTime(at), place), next_after);
                                     let id = p.cancelled.len() as u32;
                                     p.cancelled.push(false);
                                     p.s.schedule_at_place(SimTime(at), place, Ev::Plain(id));

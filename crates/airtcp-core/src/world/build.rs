@@ -210,6 +210,8 @@ impl World {
             tracer,
             drop_at: None,
             drop_series: false,
+            held_start: None,
+            hold_starts: true,
         };
         for sc in &config.schemes {
             let filter = match sc.iface {

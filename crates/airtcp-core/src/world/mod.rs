@@ -213,6 +213,14 @@ pub struct World {
     pub(crate) drop_at: Option<NodeId>,
     /// Whether `drop_at` holds for a series of drops (until cleared) rather than the next one.
     pub(crate) drop_series: bool,
+    /// A packet offered, by the event being executed, to a wired transmitter at the very
+    /// instant its serialisation ends but before the end's place: started when the event
+    /// returns (`World::start_held`). `(channel, packet)`, the packet `net::NO_PACKET` once it
+    /// joined the queue after all.
+    pub(crate) held_start: Option<(u32, u32)>,
+    /// Whether such packets are held at all (else they wait in the queue, with an event for
+    /// the end): off only to test that holding changes no result.
+    pub(crate) hold_starts: bool,
 }
 
 impl World {
@@ -236,7 +244,12 @@ impl World {
     pub fn run_some(&mut self, until: SimTime, max_events: u64) -> bool {
         for _ in 0..max_events {
             match self.sched.pop_until(until) {
-                Some(ev) => self.dispatch(ev),
+                Some(ev) => {
+                    self.dispatch(ev);
+                    if self.held_start.is_some() {
+                        self.start_held();
+                    }
+                }
                 None => {
                     self.sched.advance_to(until);
                     return true;
@@ -244,6 +257,15 @@ impl World {
             }
         }
         false
+    }
+
+    /// Turns off the holding of packets offered to a wired transmitter at the instant its
+    /// serialisation ends (`world/net.rs`): they then wait in the queue and the end is an event
+    /// of its own. The same results either way, fewer events with it (the default); this
+    /// exists for the test that checks so (`tests/wired_ends.rs`).
+    #[doc(hidden)]
+    pub fn queue_instead_of_holding(&mut self) {
+        self.hold_starts = false;
     }
 
     /// Current simulated time.

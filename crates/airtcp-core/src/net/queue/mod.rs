@@ -170,6 +170,17 @@ impl Queue {
         }
     }
 
+    /// Puts packet `id` of `size` bytes, which [`Queue::pass_through`] let pass at the current
+    /// instant but which did not start after all, into the queue: exactly what
+    /// [`Queue::enqueue`] would have done then (no RED, no series, the queue empty, the
+    /// packet fitting, the time of the last change already now).
+    #[inline]
+    pub fn join_passed(&mut self, id: PacketId, size: u32) {
+        debug_assert!(self.red.is_none() && self.series.is_none() && self.fifo.is_empty());
+        self.fifo.push_back((id, size));
+        self.bytes += size as u64;
+    }
+
     /// Takes the head packet for transmission.
     pub fn dequeue(&mut self, now: SimTime) -> Option<PacketId> {
         let (id, size) = self.fifo.pop_front()?;
