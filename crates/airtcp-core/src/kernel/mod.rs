@@ -219,6 +219,27 @@ impl<E> Scheduler<E> {
         }
     }
 
+    /// Schedules `event` at `at` like [`Scheduler::schedule_at`], for an event that is usually
+    /// due beyond the current window (a wired arrival, a propagation delay ahead): that case is
+    /// filed in the calendar inline, the others as `schedule_at` files them. The same order
+    /// either way.
+    #[inline(always)]
+    pub fn schedule_later(&mut self, at: SimTime, event: E) {
+        assert!(at >= self.now, "event scheduled in the past: {at} < {}", self.now);
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        let entry = Entry::new(at, seq, event);
+        let t = at.0 as u128;
+        // (A pending wheel entry means `schedule_far`'s "nothing pending" case does not apply.)
+        if t >= self.horizon && t - self.horizon < wheel::SPAN && self.wheel.len() > 0 {
+            self.wheel.insert(self.wheel.slot_of(t as u64), entry);
+        } else if t < self.horizon && self.run.last().is_none_or(|l| l.key < entry.key) {
+            self.run.push(entry);
+        } else {
+            self.schedule_other(entry.key, entry.event);
+        }
+    }
+
     /// Reserves the place in the order of execution that an event scheduled now would take,
     /// without scheduling anything: an event scheduled later at that place
     /// ([`Scheduler::schedule_at_place`]) runs among the events of its instant as if it had been
@@ -718,6 +739,8 @@ mod tests {
         enum Op {
             /// Schedule a plain event this far ahead.
             Push(u64),
+            /// The same with `schedule_later`.
+            PushLater(u64),
             /// Schedule a plain event at the heap's horizon (plus the wheel's span if `.1`) plus
             /// `.0` (-2..=2) ns, or now if that is earlier: the edges of the two levels.
             PushEdge(i64, bool),
@@ -765,6 +788,7 @@ mod tests {
         fn op() -> impl Strategy<Value = Op> {
             prop_oneof![
                 8 => delay().prop_map(Op::Push),
+                4 => delay().prop_map(Op::PushLater),
                 2 => (-2i64..=2, any::<bool>()).prop_map(|(o, span)| Op::PushEdge(o, span)),
                 7 => Just(Op::Pop),
                 1 => delay().prop_map(Op::PopUntil),
@@ -883,11 +907,15 @@ mod tests {
                     let now = p.s.now().0;
                     prop_assert_eq!(now, p.r.now);
                     match op {
-                        Op::Push(d) => {
+                        Op::Push(d) | Op::PushLater(d) => {
                             let id = p.cancelled.len() as u32;
                             p.cancelled.push(false);
                             let at = now.saturating_add(d);
-                            p.s.schedule_at(SimTime(at), Ev::Plain(id));
+                            if matches!(op, Op::Push(_)) {
+                                p.s.schedule_at(SimTime(at), Ev::Plain(id));
+                            } else {
+                                p.s.schedule_later(SimTime(at), Ev::Plain(id));
+                            }
                             p.r.push(at, Ev::Plain(id));
                         }
                         Op::PushEdge(offset, span) => {

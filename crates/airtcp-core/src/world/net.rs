@@ -303,7 +303,7 @@ impl World {
             c.waiting = true;
             self.sched.schedule_at_place(end, c.resume_place, Event::TxDone { chan: ch.0, pkt: id.0 });
         } else {
-            self.sched.schedule_at(end + c.delay, Event::Arrive { chan: ch.0, pkt: id.0 });
+            self.sched.schedule_later(end + c.delay, Event::Arrive { chan: ch.0, pkt: id.0 });
         }
     }
 
