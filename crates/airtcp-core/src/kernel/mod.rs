@@ -202,14 +202,22 @@ impl<E> Scheduler<E> {
         self.heap.len() + self.run.len() + self.wheel.len() + self.overflow.len()
     }
 
-    /// Schedules `event` at absolute time `at`, which must not be in the past (checked in release
-    /// builds too: one comparison, and time running backwards would silently corrupt a run).
+    /// The entry of `event` at `at` with the next sequence number; `at` must not be in the past
+    /// (checked in release builds too: one comparison, and time running backwards would
+    /// silently corrupt a run).
     #[inline(always)]
-    pub fn schedule_at(&mut self, at: SimTime, event: E) {
+    fn new_entry(&mut self, at: SimTime, event: E) -> Entry<E> {
         assert!(at >= self.now, "event scheduled in the past: {at} < {}", self.now);
         let seq = self.next_seq;
         self.next_seq += 1;
-        let entry = Entry::new(at, seq, event);
+        Entry::new(at, seq, event)
+    }
+
+    /// Schedules `event` at absolute time `at`, which must not be in the past (checked in release
+    /// builds too: [`Scheduler::new_entry`]).
+    #[inline(always)]
+    pub fn schedule_at(&mut self, at: SimTime, event: E) {
+        let entry = self.new_entry(at, event);
         // The common case inline: due in the current window before every entry of the run (a
         // transmission's end, a short timer), so its place is the run's end.
         if (at.0 as u128) < self.horizon && self.run.last().is_none_or(|l| l.key < entry.key) {
@@ -225,10 +233,7 @@ impl<E> Scheduler<E> {
     /// either way.
     #[inline(always)]
     pub fn schedule_later(&mut self, at: SimTime, event: E) {
-        assert!(at >= self.now, "event scheduled in the past: {at} < {}", self.now);
-        let seq = self.next_seq;
-        self.next_seq += 1;
-        let entry = Entry::new(at, seq, event);
+        let entry = self.new_entry(at, event);
         let t = at.0 as u128;
         // (A pending wheel entry means `schedule_far`'s "nothing pending" case does not apply.)
         if t >= self.horizon && t - self.horizon < wheel::SPAN && self.wheel.len() > 0 {
