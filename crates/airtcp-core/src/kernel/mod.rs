@@ -214,7 +214,7 @@ impl<E> Scheduler<E> {
     }
 
     /// Schedules `event` at absolute time `at`, which must not be in the past (checked in release
-    /// builds too: [`Scheduler::new_entry`]).
+    /// builds too, by `new_entry`).
     #[inline(always)]
     pub fn schedule_at(&mut self, at: SimTime, event: E) {
         let entry = self.new_entry(at, event);
