@@ -5,8 +5,8 @@
 //! every run deterministic without any tie-breaking randomness.
 //!
 //! The future-event list is two-level: a binary heap holds the events of the current time window
-//! (2^20 ns, about 1 ms, narrowed down to 2^17 ns while the traffic is dense:
-//! `Scheduler::note_window`) and everything earlier; later events wait unsorted in a calendar of
+//! (2^20 ns, about 1 ms, narrowed down to 2^17 ns while the traffic is dense and widened up to
+//! 2^24 ns while it is sparse: `Scheduler::note_window`) and everything earlier; later events wait unsorted in a calendar of
 //! windows (`wheel`) and move into the heap when the simulation reaches their window. The heap
 //! orders every entry by its full (time, sequence) key, so events pop in exactly the order of a
 //! single heap (a property test checks it against one), while the heap stays as small as the
@@ -144,6 +144,14 @@ pub struct Scheduler<E> {
     /// End of the window the heap covers, in nanoseconds (`u128`: never overflows, even for
     /// events at [`SimTime::MAX`]).
     horizon: u128,
+    /// `horizon` as a `u64` (`u64::MAX` when it is beyond), and the end of the wheel's span
+    /// beyond it (`horizon + SPAN`, likewise): the inline filing tests compare a time with
+    /// these two words instead of doing 128-bit arithmetic (issue 19: that test was 20
+    /// instructions of every wired arrival's filing). A time the `u64` bounds put on the other
+    /// side of an edge than the `u128` ones would (only `SimTime::MAX` itself, and only with the
+    /// horizon at the end of time) takes the out-of-line path, which files it in the same place.
+    horizon_u64: u64,
+    span_end_u64: u64,
     next_seq: u64,
     now: SimTime,
     /// The place of the event being executed: its sequence number + 1 (0 before the first).
@@ -175,10 +183,12 @@ impl<E> Scheduler<E> {
             run: Vec::with_capacity(1024),
             wheel: Wheel::new(),
             overflow: BinaryHeap::new(),
-            want_shift: wheel::MAX_SHIFT,
+            want_shift: wheel::START_SHIFT,
             windows: 0,
             window_entries: 0,
             horizon: 0,
+            horizon_u64: 0,
+            span_end_u64: wheel::SPAN as u64,
             next_seq: 0,
             now: SimTime::ZERO,
             now_place: 0,
@@ -220,7 +230,7 @@ impl<E> Scheduler<E> {
         let entry = self.new_entry(at, event);
         // The common case inline: due in the current window before every entry of the run (a
         // transmission's end, a short timer), so its place is the run's end.
-        if (at.0 as u128) < self.horizon && self.run.last().is_none_or(|l| l.key < entry.key) {
+        if at.0 < self.horizon_u64 && self.run.last().is_none_or(|l| l.key < entry.key) {
             self.run.push(entry);
         } else {
             self.schedule_other(entry.key, entry.event);
@@ -234,11 +244,11 @@ impl<E> Scheduler<E> {
     #[inline(always)]
     pub fn schedule_later(&mut self, at: SimTime, event: E) {
         let entry = self.new_entry(at, event);
-        let t = at.0 as u128;
+        let t = at.0;
         // (A pending wheel entry means `schedule_far`'s "nothing pending" case does not apply.)
-        if t >= self.horizon && t - self.horizon < wheel::SPAN && self.wheel.len() > 0 {
-            self.wheel.insert(self.wheel.slot_of(t as u64), entry);
-        } else if t < self.horizon && self.run.last().is_none_or(|l| l.key < entry.key) {
+        if t >= self.horizon_u64 && t < self.span_end_u64 && self.wheel.len() > 0 {
+            self.wheel.insert(self.wheel.slot_of(t), entry);
+        } else if t < self.horizon_u64 && self.run.last().is_none_or(|l| l.key < entry.key) {
             self.run.push(entry);
         } else {
             self.schedule_other(entry.key, entry.event);
@@ -264,7 +274,7 @@ impl<E> Scheduler<E> {
     pub fn schedule_at_place(&mut self, at: SimTime, place: Place, event: E) {
         assert!(!self.has_passed(at, place), "event scheduled at a place already passed: {at}, now {}", self.now);
         let entry = Entry::new(at, place.0 - 1, event);
-        if (at.0 as u128) < self.horizon && self.run.last().is_none_or(|l| l.key < entry.key) {
+        if at.0 < self.horizon_u64 && self.run.last().is_none_or(|l| l.key < entry.key) {
             self.run.push(entry);
         } else {
             self.schedule_other(entry.key, entry.event);
@@ -354,7 +364,7 @@ impl<E> Scheduler<E> {
         let t = entry.time().0 as u128;
         if self.heap.is_empty() && self.run.is_empty() && self.wheel.len() == 0 && self.overflow.is_empty() {
             let width = self.wheel.width();
-            self.horizon = ((self.now.0 as u128) & !(width - 1)) + width;
+            self.set_horizon(((self.now.0 as u128) & !(width - 1)) + width);
             if t < self.horizon {
                 self.heap.push(entry);
                 return;
@@ -399,7 +409,7 @@ impl<E> Scheduler<E> {
             // Keys are unique, so any sort gives the same order. (An insertion sort was tried: a
             // slot's entries are not nearly sorted, +3% / +7% instructions on the dumbbells.)
             self.run.sort_unstable_by_key(|e| e.key);
-            self.horizon = end;
+            self.set_horizon(end);
             self.note_window(self.run.len());
         }
     }
@@ -439,10 +449,12 @@ impl<E> Scheduler<E> {
     #[inline(never)]
     fn reshape(&mut self) {
         debug_assert!(self.run.is_empty() && self.heap.is_empty());
-        let mut entries = Vec::with_capacity(self.wheel.len());
+        // The run, empty here, lends its buffer: a reshape allocates nothing once the run has
+        // grown to the wheel's entries.
+        let mut entries = std::mem::take(&mut self.run);
         self.wheel.reshape(self.want_shift, &mut entries);
-        self.horizon &= !(self.wheel.width() - 1);
-        for e in entries {
+        self.set_horizon(self.horizon & !(self.wheel.width() - 1));
+        for e in entries.drain(..) {
             let t = e.time().0 as u128;
             if t - self.horizon < wheel::SPAN {
                 self.wheel.insert(self.wheel.slot_of(t as u64), e);
@@ -450,6 +462,22 @@ impl<E> Scheduler<E> {
                 self.overflow.push(e);
             }
         }
+        self.run = entries;
+    }
+
+    /// Test builds: the `u64` copies of the horizon agree with it.
+    #[cfg(test)]
+    fn check_bounds(&self) {
+        assert_eq!(self.horizon_u64 as u128, self.horizon.min(u64::MAX as u128));
+        assert_eq!(self.span_end_u64 as u128, (self.horizon + wheel::SPAN).min(u64::MAX as u128));
+    }
+
+    /// Moves the horizon, and its `u64` copies.
+    #[inline(always)]
+    fn set_horizon(&mut self, horizon: u128) {
+        self.horizon = horizon;
+        self.horizon_u64 = u64::try_from(horizon).unwrap_or(u64::MAX);
+        self.span_end_u64 = u64::try_from(horizon + wheel::SPAN).unwrap_or(u64::MAX);
     }
 
     /// Schedules `event` after `delay` from now.
@@ -614,7 +642,7 @@ mod tests {
     /// it: the events scheduled before it go to the calendar, not all into the heap.
     #[test]
     fn a_far_first_event_keeps_the_window_at_the_clock() {
-        let width = 1 << wheel::MAX_SHIFT;
+        let width = 1 << wheel::START_SHIFT;
         let mut s = Scheduler::new();
         s.schedule_at(SimTime(3_000_000_000), 0u64);
         for i in 1..100 {
@@ -635,7 +663,7 @@ mod tests {
     /// keep insertion order either way.
     #[test]
     fn near_entries_join_the_run_or_the_heap() {
-        let width = 1 << wheel::MAX_SHIFT;
+        let width = 1 << wheel::START_SHIFT;
         let mut s = Scheduler::new();
         s.schedule_at(SimTime(0), 1000u64);
         // Twenty entries of the next window, filed in the wheel, become its sorted run.
@@ -724,10 +752,10 @@ mod tests {
     /// The new future-event list against a reference (one binary heap of `(time, seq)` keys, the
     /// kernel before issue 19) on random interleavings of schedules, pops and cancellations.
     mod same_order_as_one_heap {
-        use super::super::wheel::{MAX_SHIFT, MIN_SHIFT, SPAN};
+        use super::super::wheel::{MAX_SHIFT, MIN_SHIFT, SPAN, START_SHIFT};
 
         /// The width of the windows a run starts with.
-        const WIDTH: u64 = 1 << MAX_SHIFT;
+        const WIDTH: u64 = 1 << START_SHIFT;
         use super::*;
         use proptest::prelude::*;
         use std::cell::Cell;
@@ -747,8 +775,9 @@ mod tests {
             /// The same with `schedule_later`.
             PushLater(u64),
             /// Schedule a plain event at the heap's horizon (plus the wheel's span if `.1`) plus
-            /// `.0` (-2..=2) ns, or now if that is earlier: the edges of the two levels.
-            PushEdge(i64, bool),
+            /// `.0` (-2..=2) ns, or now if that is earlier: the edges of the two levels; with
+            /// `schedule_later` if `.2`.
+            PushEdge(i64, bool, bool),
             /// Pop one event (a timer's event is handed to its timer, as the world does).
             Pop,
             /// Pop every event due by this far ahead (`pop_until`).
@@ -783,6 +812,7 @@ mod tests {
                 4 => 0u64..3 * WIDTH,
                 2 => (0u64..8).prop_map(|k| k * WIDTH),
                 2 => (1u64..8).prop_map(|k| k * WIDTH - 1),
+                1 => (1u64..4).prop_map(|k| (k << MAX_SHIFT) - 1),
                 3 => 0u64..(SPAN as u64 / 2),
                 2 => (SPAN as u64 - 3 * WIDTH)..(SPAN as u64 + 3 * WIDTH),
                 2 => 0u64..4 * SPAN as u64,
@@ -794,7 +824,7 @@ mod tests {
             prop_oneof![
                 8 => delay().prop_map(Op::Push),
                 4 => delay().prop_map(Op::PushLater),
-                2 => (-2i64..=2, any::<bool>()).prop_map(|(o, span)| Op::PushEdge(o, span)),
+                2 => (-2i64..=2, any::<bool>(), any::<bool>()).prop_map(|(o, span, later)| Op::PushEdge(o, span, later)),
                 7 => Just(Op::Pop),
                 1 => delay().prop_map(Op::PopUntil),
                 2 => (0usize..16).prop_map(Op::Cancel),
@@ -909,6 +939,7 @@ mod tests {
                     reserved: vec![],
                 };
                 for op in ops {
+                    p.s.check_bounds();
                     let now = p.s.now().0;
                     prop_assert_eq!(now, p.r.now);
                     match op {
@@ -923,12 +954,16 @@ mod tests {
                             }
                             p.r.push(at, Ev::Plain(id));
                         }
-                        Op::PushEdge(offset, span) => {
+                        Op::PushEdge(offset, span, later) => {
                             let edge = p.s.horizon + if span { SPAN } else { 0 };
                             let at = u64::try_from((edge as i128 + offset as i128).max(now as i128)).unwrap_or(u64::MAX);
                             let id = p.cancelled.len() as u32;
                             p.cancelled.push(false);
-                            p.s.schedule_at(SimTime(at), Ev::Plain(id));
+                            if later {
+                                p.s.schedule_later(SimTime(at), Ev::Plain(id));
+                            } else {
+                                p.s.schedule_at(SimTime(at), Ev::Plain(id));
+                            }
                             p.r.push(at, Ev::Plain(id));
                         }
                         Op::Pop => {
@@ -1020,7 +1055,7 @@ mod tests {
             let mut t = 0;
             while t < dense_end {
                 // A spread offset within one window (Fibonacci hashing of the time).
-                push(&mut s, &mut want, t + 2 * WIDTH + (t.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - MAX_SHIFT)));
+                push(&mut s, &mut want, t + 2 * WIDTH + (t.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - START_SHIFT)));
                 t += WIDTH / 80;
                 while s.peek_time().is_some_and(|p| p.0 < t) {
                     got.push((s.peek_time().unwrap().0, s.pop().unwrap()));
@@ -1038,7 +1073,10 @@ mod tests {
                     got.push((s.peek_time().unwrap().0, s.pop().unwrap()));
                 }
             }
-            assert_eq!(s.wheel.shift(), MAX_SHIFT, "sparse windows widened back");
+            // Widened past the start, until windows hold about SPARSE entries (not to the widest,
+            // whose windows would hold 16).
+            let shift = s.wheel.shift();
+            assert!(shift > START_SHIFT && shift < MAX_SHIFT, "sparse windows widened back, and further: 2^{shift}");
             got.extend(std::iter::from_fn(|| s.pop().map(|e| (s.now().0, e))));
             want.sort();
             assert_eq!(got, want);
@@ -1070,6 +1108,32 @@ mod tests {
             want.sort();
             let got: Vec<(u64, usize)> = std::iter::from_fn(|| s.pop().map(|e| (s.now().0, e))).collect();
             assert_eq!(got, want);
+        }
+
+        /// At the end of time, where the horizon and the wheel's span pass `u64::MAX` (the
+        /// inline filing tests' `u64` bounds stop short of them): every filing call keeps the
+        /// order, up to events at `SimTime::MAX` itself.
+        #[test]
+        fn the_end_of_time() {
+            for start in [u64::MAX - 1, u64::MAX - WIDTH / 2, u64::MAX - SPAN as u64 + 3, u64::MAX - SPAN as u64 - WIDTH] {
+                let mut s = Scheduler::new();
+                s.schedule_at(SimTime(start), usize::MAX);
+                assert_eq!(s.pop(), Some(usize::MAX));
+                let mut want = vec![];
+                for (i, d) in [u64::MAX - start, 0, 1, WIDTH, u64::MAX - start, SPAN as u64].into_iter().enumerate() {
+                    let at = start.saturating_add(d);
+                    match i % 3 {
+                        0 => s.schedule_at(SimTime(at), i),
+                        1 => s.schedule_later(SimTime(at), i),
+                        _ => s.schedule_in(SimTime(at - start), i),
+                    }
+                    want.push((at, i));
+                    s.check_bounds();
+                }
+                want.sort();
+                let got: Vec<(u64, usize)> = std::iter::from_fn(|| s.pop().map(|e| (s.now().0, e))).collect();
+                assert_eq!(got, want, "from {start}");
+            }
         }
     }
 }

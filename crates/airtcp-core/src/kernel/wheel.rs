@@ -1,8 +1,9 @@
 //! The far part of the future-event list: a calendar of equal time windows.
 //!
 //! Entries due beyond the window the heap currently covers wait here, unsorted, in the slot of
-//! their window (a timing wheel spanning [`SPAN`] ns in windows of 2^[`MAX_SHIFT`] ns, or
-//! narrower ones down to 2^[`MIN_SHIFT`] ns when the scheduler asks for them; Varghese & Lauck,
+//! their window (a timing wheel spanning [`SPAN`] ns in windows of 2^[`START_SHIFT`] ns, or
+//! narrower ones down to 2^[`MIN_SHIFT`] ns or wider ones up to 2^[`MAX_SHIFT`] ns when the
+//! scheduler asks for them; Varghese & Lauck,
 //! "Hashed and hierarchical timing wheels", SOSP 1987; Brown, "Calendar queues", CACM 31(10),
 //! 1988). A slot is moved into the scheduler's current window as a whole when the simulation
 //! reaches its window, so the current window holds only its own events however many
@@ -21,10 +22,15 @@
 
 use super::Entry;
 
-/// log2 of the widest window in nanoseconds, the one every run starts with: 2^20 ns =
-/// 1.048576 ms. Wider than the spacing of the events of a packet exchange (a frame, a wired hop),
-/// narrower than retransmission and application timers.
-pub(super) const MAX_SHIFT: u32 = 20;
+/// log2 of the window width every run starts with: 2^20 ns = 1.048576 ms. Wider than the
+/// spacing of the events of a packet exchange (a frame, a wired hop), narrower than
+/// retransmission and application timers.
+pub(super) const START_SHIFT: u32 = 20;
+/// log2 of the widest window (2^24 ns = 16.8 ms) the scheduler widens to when windows are
+/// sparse: an 802.11 chain at 2 Mb/s has about 3 entries per 2^20-ns window, so every event
+/// paid a window's refill; at 2^22-2^24 ns its windows hold 4 or more (issue 19: 1.2-1.9% fewer
+/// instructions on the chains, the same on the dense runs, which never widen past 2^20).
+pub(super) const MAX_SHIFT: u32 = 24;
 /// log2 of the narrowest window (2^17 ns = 131 us) the scheduler narrows to when windows are
 /// dense (see the scheduler's `note_window`).
 pub(super) const MIN_SHIFT: u32 = 17;
@@ -38,7 +44,9 @@ const MAX_SLOTS: usize = (SPAN >> MIN_SHIFT) as usize;
 /// The wheel: unsorted vectors of entries, one per window of its span.
 pub(super) struct Wheel<E> {
     /// One vector per window (`SPAN >> shift` of them); without capacity while the slot is empty.
-    slots: Box<[Vec<Entry<E>>]>,
+    /// A `Vec` that keeps its capacity when the windows widen (fewer slots), so that a run whose
+    /// width goes back and forth allocates nothing once it has had its most slots.
+    slots: Vec<Vec<Entry<E>>>,
     /// Empty buffers with capacity, for the next slots that get entries.
     spare: Vec<Vec<Entry<E>>>,
     /// One bit per slot: whether it holds entries (the first `slots.len() / 64` words). Sized for
@@ -58,18 +66,18 @@ pub(super) struct Wheel<E> {
 }
 
 impl<E> Wheel<E> {
-    /// An empty wheel of windows of 2^[`MAX_SHIFT`] ns (no slot has a buffer yet).
+    /// An empty wheel of windows of 2^[`START_SHIFT`] ns (no slot has a buffer yet).
     pub(super) fn new() -> Self {
         let mut w = Wheel {
-            slots: Box::new([]),
+            slots: Vec::new(),
             spare: Vec::new(),
             occupied: [0; MAX_SLOTS / 64],
             len: 0,
-            shift: MAX_SHIFT,
+            shift: START_SHIFT,
             mask: 0,
             width: 0,
         };
-        w.shape(MAX_SHIFT);
+        w.shape(START_SHIFT);
         w
     }
 
@@ -78,7 +86,10 @@ impl<E> Wheel<E> {
     fn shape(&mut self, shift: u32) {
         debug_assert!(self.len == 0 && (MIN_SHIFT..=MAX_SHIFT).contains(&shift));
         let slots = (SPAN >> shift) as usize;
-        self.slots = (0..slots).map(|_| Vec::new()).collect();
+        // Every slot is empty and without a buffer (`reshape` took them): nothing to free.
+        debug_assert!(self.slots.iter().all(|v| v.capacity() == 0));
+        self.slots.truncate(slots);
+        self.slots.resize_with(slots, Vec::new);
         self.occupied = [0; MAX_SLOTS / 64];
         self.shift = shift;
         self.mask = slots - 1;
@@ -185,7 +196,7 @@ mod tests {
         Entry::new(SimTime(t), seq, seq)
     }
 
-    const SLOTS: usize = (SPAN >> MAX_SHIFT) as usize;
+    const SLOTS: usize = (SPAN >> START_SHIFT) as usize;
 
     #[test]
     fn distance_wraps_around_and_skips_empty_slots() {
