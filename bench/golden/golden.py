@@ -18,7 +18,7 @@ the repository's files, replication 1 as well. A run's output is its JSON result
 
 The studies' rows are compared with `studies`: two output folders of
 `airtcp reproduce all --quick --no-store --out DIR`, every field of every `study.json` except
-the times and the executor of its runs (`VOLATILE_KEYS`).
+the times, the executor and the build's fingerprint of its runs (`VOLATILE_KEYS`).
 
   bench/golden/golden.py studies /tmp/rows-base /tmp/rows-new
 
@@ -57,9 +57,10 @@ GENERATED = [
     ("mesh", 100, 10),
 ]
 SEEDS = (1, 2)
-#: JSON keys of a study's output that say when and how long it ran (wall clock, CPU time) or on
-#: which executor: the only fields allowed to differ.
-VOLATILE_KEYS = {"started_at", "run_time_s", "batch_wall_time_s", "wall_time_s", "executor"}
+#: JSON keys of a study's output that say when and how long it ran (wall clock, CPU time), on
+#: which executor, or with which build (`airtcp_version`, the build's fingerprint, which two builds
+#: never share): the only fields allowed to differ.
+VOLATILE_KEYS = {"started_at", "run_time_s", "batch_wall_time_s", "wall_time_s", "executor", "airtcp_version"}
 
 
 def cases():
