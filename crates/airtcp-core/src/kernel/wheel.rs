@@ -40,6 +40,9 @@ pub(super) const MIN_SHIFT: u32 = 17;
 pub(super) const SPAN: u128 = 1 << 32;
 /// The most slots the wheel has (at the narrowest windows).
 const MAX_SLOTS: usize = (SPAN >> MIN_SHIFT) as usize;
+// The occupancy bitmap's scan (`distance_to_next`) works in whole 64-slot words, a power of two
+// of them: even the widest windows must leave at least one word of slots.
+const _: () = assert!(SPAN >> MAX_SHIFT >= 64 && MIN_SHIFT <= START_SHIFT && START_SHIFT <= MAX_SHIFT);
 
 /// The wheel: unsorted vectors of entries, one per window of its span.
 pub(super) struct Wheel<E> {
