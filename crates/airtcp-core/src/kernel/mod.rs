@@ -6,8 +6,9 @@
 //!
 //! The future-event list is two-level: a binary heap holds the events of the current time window
 //! (2^20 ns, about 1 ms, narrowed down to 2^17 ns while the traffic is dense and widened up to
-//! 2^24 ns while it is sparse: `Scheduler::note_window`) and everything earlier; later events wait unsorted in a calendar of
-//! windows (`wheel`) and move into the heap when the simulation reaches their window. The heap
+//! 2^24 ns while it is sparse: `Scheduler::note_window`) and everything earlier; later events
+//! wait unsorted in a calendar of windows (`wheel`) and move into the heap when the simulation
+//! reaches their window. The heap
 //! orders every entry by its full (time, sequence) key, so events pop in exactly the order of a
 //! single heap (a property test checks it against one), while the heap stays as small as the
 //! events of one window however many far timers are pending (issue 19: with 10,000 TCP flows a
