@@ -22,7 +22,7 @@ const FIRST_SLICE_EVENTS: u64 = 1_000;
 pub const ESTIMATE_AFTER: Duration = Duration::from_secs(2);
 /// Least wall time between two readings of the process's memory after the first slice's. A
 /// reading opens and reads `/proc/self/statm` (about 5 us here), and the first slices are short
-/// and doubling: a 4-ms run read it after each of its six slices (issue 19: 0.7% of its CPU
+/// and doubling: a 4-ms run read it after each of its six slices (issue 19: about 0.7% of its CPU
 /// time). Resident memory grows at most by what the kernel can fault in meanwhile (tens of MiB
 /// in 10 ms), so a limit is still noticed within a few tens of MiB; later slices last longer
 /// than this and are each followed by a reading, as before.
