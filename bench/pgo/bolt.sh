@@ -24,8 +24,8 @@
 #      of bench/pgo/points.sh, the repository's scenarios and the studies' grid points
 #      (bench/pgo/studies/), the profile-guided build's training set): the
 #      extension writes its counts when Python exits; a static binary cannot write them at
-#      exit (BOLT's limitation), so the simulator's counts are written every second and its
-#      training runs each last over a second;
+#      exit (BOLT's limitation), so the simulator's counts are written every second and a
+#      training run too short to be counted is run again, longer;
 #   3. the counts summed over the runs, and llvm-bolt lays the file out with them.
 #
 # Needs llvm-bolt (Debian: apt-get install bolt-19), or the one AIRTCP_LLVM_BOLT names. Without
@@ -101,27 +101,38 @@ gen() { python3 bench/scaling/gen.py "$@"; }
 if [ "$MODE" = sim ]; then
     "$bolt" "$FILE" -instrument -instrumentation-sleep-time=1 -instrumentation-file="$WORK/counts/now.fdata" \
         -o "$WORK/instrumented" >"$WORK/log" 2>&1 || off "llvm-bolt could not instrument it ($(tail -1 "$WORK/log"))"
-    # Each run lasts over a second (its counts are written every second), about two here.
-    gen chain 2 6000 >"$WORK/train/chain2.toml"
-    gen chain 8 4000 >"$WORK/train/chain8.toml"
-    gen cell 1 1500 >"$WORK/train/cell1.toml"
-    gen cell 100 600 >"$WORK/train/cell100.toml"
-    gen cell 400 600 >"$WORK/train/cell400.toml"
-    gen dumbbell 1 2000 >"$WORK/train/dumbbell1.toml"
-    gen dumbbell 10 300 >"$WORK/train/dumbbell10.toml"
-    gen dumbbell 1000 120 >"$WORK/train/dumbbell1000.toml"
-    gen mesh 16 1500 >"$WORK/train/mesh16.toml"
-    for scenario in "$WORK"/train/*.toml; do
-        rm -f "$WORK/counts/now.fdata"
-        "$WORK/instrumented" "$scenario" >/dev/null 2>"$WORK/last-error" \
-            || echo "training run failed (left out): $scenario: $(head -c 300 "$WORK/last-error")" >&2
-        sleep 1.1 # lets the counting process finish its last write
-        if [ -s "$WORK/counts/now.fdata" ]; then
-            mv "$WORK/counts/now.fdata" "$WORK/counts/$(basename "$scenario" .toml).fdata"
-        else
-            echo "training run too short to be counted (left out): $scenario" >&2
-        fi
-    done
+    # Counts are written every second, so a run shorter than a second leaves none: a point's
+    # run that was too short is run again with four times its simulated duration (up to three
+    # times), so that every point is counted however fast the build and the machine are (the
+    # durations below last about a second or two here; before, a run that had become faster than
+    # a second was silently left out of the training).
+    train_point() { # NAME KIND SIZE DURATION_S
+        local name=$1 kind=$2 size=$3 dur=$4 try
+        for try in 1 2 3 4; do
+            gen "$kind" "$size" "$dur" >"$WORK/train/$name.toml"
+            rm -f "$WORK/counts/now.fdata"
+            if ! "$WORK/instrumented" "$WORK/train/$name.toml" >/dev/null 2>"$WORK/last-error"; then
+                echo "training run failed (left out): $name: $(head -c 300 "$WORK/last-error")" >&2
+                return
+            fi
+            sleep 1.1 # lets the counting process finish its last write
+            if [ -s "$WORK/counts/now.fdata" ]; then
+                mv "$WORK/counts/now.fdata" "$WORK/counts/$name.fdata"
+                return
+            fi
+            dur=$((dur * 4))
+        done
+        echo "training run too short to be counted even at $((dur / 4)) s simulated (left out): $name" >&2
+    }
+    train_point chain2 chain 2 6000
+    train_point chain8 chain 8 4000
+    train_point cell1 cell 1 1500
+    train_point cell100 cell 100 600
+    train_point cell400 cell 400 600
+    train_point dumbbell1 dumbbell 1 2000
+    train_point dumbbell10 dumbbell 10 300
+    train_point dumbbell1000 dumbbell 1000 120
+    train_point mesh16 mesh 16 1500
 else
     "$bolt" "$FILE" -instrument -instrumentation-file-append-pid -instrumentation-file="$WORK/counts/run" \
         -o "$WORK/instrumented.so" >"$WORK/log" 2>&1 || off "llvm-bolt could not instrument it ($(tail -1 "$WORK/log"))"
